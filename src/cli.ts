@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+/**
+ * neardup's command line: parses flags, builds the config, calls the pipeline or the report,
+ * and turns errors into one line and a non-zero exit code. No logic of its own.
+ */
+import { Command, CommanderError } from 'commander';
+import { reportError } from './cli/shared.js';
+import { registerFingerprint } from './cli/fingerprint-command.js';
+import { registerCompare } from './cli/compare-command.js';
+import { registerExtract } from './cli/extract-command.js';
+import { registerCrawl } from './cli/crawl-command.js';
+import { registerDedup } from './cli/dedup-command.js';
+import { registerClusters } from './cli/clusters-command.js';
+import { registerEval } from './cli/eval-command.js';
+
+export function buildProgram(): Command {
+  const program = new Command('neardup')
+    .description('Near-duplicate detection for web crawls: main text, 64-bit simhash, SQLite index')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .option('--config <file>', 'JSON file overlaid on config/default.json (also NEARDUP_CONFIG)');
+  registerCrawl(program);
+  registerExtract(program);
+  registerFingerprint(program);
+  registerCompare(program);
+  registerDedup(program);
+  registerClusters(program);
+  registerEval(program);
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  for (const cmd of program.commands) cmd.exitOverride();
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return process.exitCode === undefined ? 0 : Number(process.exitCode);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // commander has already printed its one-line message (or the help / version text).
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    return reportError(error);
+  }
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
