@@ -1,0 +1,93 @@
+/**
+ * JSONL input: one JSON object a line, `{"url": ..., "text": ...}` or `{"url": ..., "html": ...}`.
+ * - `text` wins when both are given (it is what the user already extracted);
+ * - `url` may be replaced by `id` (the document's URL is then `<file>#<id>`);
+ * - `finalUrl`, `lastModified` (strings) and `fetchedAt` (ms since epoch) are read as such;
+ * - every other field is kept as `extra` metadata.
+ * Blank lines are ignored. A malformed line (bad JSON, not an object, no url/id, no text/html)
+ * becomes a problem entry at `file:line`, never an exception. `.jsonl.gz` is gunzipped.
+ */
+import { defaultMaxDocumentBytes, type BatchEntry, type ReaderOptions } from './batch-entry.js';
+import { openInputStream } from './open-input-stream.js';
+import { readLines } from './read-lines.js';
+import type { PageInput } from '../types.js';
+
+/** Fields read into PageInput; the rest goes to `extra`. */
+const knownFields = new Set(['url', 'id', 'text', 'html', 'finalUrl', 'lastModified', 'fetchedAt']);
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+/** Turns one parsed JSONL value into an entry (pure). `file` is the name used in URLs and positions. */
+export function jsonlRecordToEntry(value: unknown, file: string, position: string, maxDocumentBytes: number): BatchEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { kind: 'problem', position, message: `expected a JSON object, got ${typeName(value)}` };
+  }
+  const record = value as Record<string, unknown>;
+  let url: string;
+  const urlFromId = !(typeof record.url === 'string' && record.url !== '');
+  if (!urlFromId) url = record.url as string;
+  else if (typeof record.id === 'string' || typeof record.id === 'number') url = `${file}#${record.id}`;
+  else return { kind: 'problem', position, message: 'expected a string `url` (or an `id`)' };
+
+  const text = typeof record.text === 'string' ? record.text : undefined;
+  const html = text === undefined && typeof record.html === 'string' ? record.html : undefined;
+  if (text === undefined && html === undefined) {
+    return { kind: 'problem', position, message: `expected a string \`text\` or \`html\` for \`${url}\`` };
+  }
+  const size = (text ?? html)!.length;
+  if (size > maxDocumentBytes) {
+    return { kind: 'skip', position, url, reason: 'too-large', detail: `${size} characters (limit ${maxDocumentBytes})` };
+  }
+
+  let extra: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    // `id` stays as metadata unless it made the URL; an `html` beside `text` is dropped, not kept.
+    if (key === 'id' ? urlFromId : knownFields.has(key)) continue;
+    (extra ??= {})[key] = record[key];
+  }
+  const input: PageInput = {
+    url,
+    ...(text === undefined ? { html: html! } : { text }),
+    ...(typeof record.finalUrl === 'string' ? { finalUrl: record.finalUrl } : {}),
+    ...(typeof record.lastModified === 'string' ? { lastModified: record.lastModified } : {}),
+    ...(typeof record.fetchedAt === 'number' && Number.isFinite(record.fetchedAt) ? { fetchedAt: record.fetchedAt } : {}),
+    ...(extra === undefined ? {} : { extra }),
+  };
+  return { kind: 'page', position, input, size };
+}
+
+/** Entries of a JSONL (or .jsonl.gz) file, streaming, in line order. */
+export async function* readJsonl(path: string, options: ReaderOptions = {}): AsyncGenerator<BatchEntry> {
+  const maxDocumentBytes = options.maxDocumentBytes ?? defaultMaxDocumentBytes;
+  // JSON escaping can make a document's line several times its byte size; past this, skip unread.
+  const maxLineBytes = maxDocumentBytes * 6 + 65_536;
+  const stream = await openInputStream(path);
+  let lastLine = 0;
+  try {
+    for await (const line of readLines(stream, maxLineBytes)) {
+      lastLine = line.lineNo;
+      const position = `${path}:${line.lineNo}`;
+      if (line.text === null) {
+        yield { kind: 'problem', position, message: `line of ${line.bytes} bytes is longer than the limit (${maxLineBytes}); skipped` };
+        continue;
+      }
+      if (line.text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line.text);
+      } catch (error) {
+        yield { kind: 'problem', position, message: `invalid JSON: ${(error as Error).message}` };
+        continue;
+      }
+      yield jsonlRecordToEntry(value, path, position, maxDocumentBytes);
+    }
+  } catch (error) {
+    yield { kind: 'problem', position: `${path}:${lastLine + 1}`, message: `read failed: ${(error as Error).message}` };
+  } finally {
+    stream.destroy();
+  }
+}
