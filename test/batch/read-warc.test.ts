@@ -102,8 +102,9 @@ describe('readWarc', () => {
     const cut = join(dir, 'cut.warc');
     await writeFile(cut, bytes.subarray(0, bytes.length - 40));
     const entries = await collect(cut);
-    expect(entries.at(-1)!.kind).toBe('problem');
-    expect(entries.at(-1)!.kind === 'problem' && entries.at(-1)!.message).toMatch(/truncated/);
+    const last = entries.at(-1)!;
+    expect(last.kind).toBe('problem');
+    expect(last.kind === 'problem' && last.message).toMatch(/truncated/);
   });
 
   it('reports a file that is not a WARC as a problem', async () => {
