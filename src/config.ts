@@ -14,7 +14,7 @@ export const configSchema = z.object({
   fingerprint: z.object({
     distance: int(0, 31),
     shingleSize: int(1, 16),
-    hash: z.enum(['rabin', 'xxh64']),
+    hash: z.enum(['rabin', 'murmur']),
     weighting: z.enum(['unit', 'count']),
     /** Fewer normalised tokens than this: recorded as skipped `too-short`, never fingerprinted. */
     minTokens: int(0, 100_000),

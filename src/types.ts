@@ -14,7 +14,7 @@ export interface Fingerprint {
 }
 
 /** Feature hash functions. `rabin` is the seed's GF(2) polynomial fingerprint. */
-export type HashName = 'rabin' | 'xxh64';
+export type HashName = 'rabin' | 'murmur';
 
 /** How a feature weighs in the simhash counters. */
 export type FeatureWeighting = 'unit' | 'count';

@@ -1,0 +1,105 @@
+/**
+ * Stop words (stopwords-iso) and Snowball stemmers (snowball-stemmers) by ISO 639-3 language code,
+ * for the languages the detector can report. Languages without a stemmer still lose their stop
+ * words; languages with neither ('und', Korean, ...) go through unchanged.
+ */
+import stopwordsIso from 'stopwords-iso' with { type: 'json' };
+import snowball from 'snowball-stemmers';
+import { tokenize } from './tokenize.js';
+
+/** ISO 639-3 → [stopwords-iso code (ISO 639-1), Snowball algorithm or ''] */
+const LANGUAGES: Readonly<Record<string, readonly [string, string]>> = {
+  eng: ['en', 'english'],
+  rus: ['ru', 'russian'],
+  spa: ['es', 'spanish'],
+  cat: ['ca', 'catalan'],
+  fra: ['fr', 'french'],
+  deu: ['de', 'german'],
+  por: ['pt', 'portuguese'],
+  ita: ['it', 'italian'],
+  nld: ['nl', 'dutch'],
+  swe: ['sv', 'swedish'],
+  hun: ['hu', 'hungarian'],
+  tur: ['tr', 'turkish'],
+  ron: ['ro', 'romanian'],
+  ces: ['cs', 'czech'],
+  arb: ['ar', 'arabic'],
+  ind: ['id', ''],
+  zlm: ['ms', ''],
+  pol: ['pl', ''],
+  ukr: ['uk', ''],
+  bul: ['bg', ''],
+  hrv: ['hr', ''],
+  vie: ['vi', ''],
+  swh: ['sw', ''],
+  hau: ['ha', ''],
+  yor: ['yo', ''],
+  zul: ['zu', ''],
+  som: ['so', ''],
+  tgl: ['tl', ''],
+  pes: ['fa', ''],
+  urd: ['ur', ''],
+  hin: ['hi', ''],
+  mar: ['mr', ''],
+  ben: ['bn', ''],
+  guj: ['gu', ''],
+  ell: ['el', ''],
+  tha: ['th', ''],
+  cmn: ['zh', ''],
+  jpn: ['ja', ''],
+  kor: ['ko', ''],
+};
+
+/** A word → stem function, or null when the language has no stemmer. */
+export type Stemmer = (word: string) => string;
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+/**
+ * The stop-word list tokenised like documents: an entry that is one token is kept as is; an entry
+ * with an elision (`d'un`, `can't`) adds its parts, since the tokeniser splits at apostrophes;
+ * other multi-token entries (`por qué`, Chinese multi-character words) are left out, so that no
+ * content character of a CJK text is dropped.
+ */
+function buildStopSet(code: string): ReadonlySet<string> {
+  const words = (stopwordsIso as Record<string, string[]>)[code];
+  if (words === undefined) return EMPTY;
+  const set = new Set<string>();
+  for (const entry of words) {
+    const normalised = entry.normalize('NFKC').toLowerCase();
+    const parts = tokenize(normalised);
+    if (parts.length === 1 || /['’]/.test(normalised)) for (const part of parts) set.add(part);
+  }
+  return set;
+}
+
+/** Built once at load; immutable afterwards. */
+const STOP_SETS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(LANGUAGES).map(([lang, [code]]) => [lang, buildStopSet(code)]),
+);
+
+/** Languages with a Snowball stemmer (ISO 639-3). */
+export const STEMMED_LANGUAGES: readonly string[] = Object.freeze(
+  Object.entries(LANGUAGES).filter(([, [, algorithm]]) => algorithm !== '').map(([lang]) => lang),
+);
+
+/** Languages with a stop-word list (ISO 639-3). */
+export const STOPWORD_LANGUAGES: readonly string[] = Object.freeze(
+  [...STOP_SETS].filter(([, set]) => set.size > 0).map(([lang]) => lang),
+);
+
+/** Stop words of a language (ISO 639-3), empty for a language without a list. */
+export function stopWordsFor(language: string): ReadonlySet<string> {
+  return STOP_SETS.get(language) ?? EMPTY;
+}
+
+/**
+ * A fresh Snowball stemmer for a language (ISO 639-3), or null. Each call makes its own instance
+ * (they hold per-word state), so callers never share one across threads or re-entrant calls.
+ */
+export function createStemmer(language: string): Stemmer | null {
+  const algorithm = LANGUAGES[language]?.[1];
+  if (algorithm === undefined || algorithm === '') return null;
+  const stemmer = snowball.newStemmer(algorithm);
+  return (word: string) => stemmer.stem(word);
+}

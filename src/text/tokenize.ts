@@ -1,0 +1,73 @@
+/**
+ * Splits (normalised) text into tokens: runs of Unicode letters and digits (combining marks stay
+ * with the letter before them). Scripts written without spaces between words — Han, Hiragana,
+ * Katakana, Thai, Lao, Khmer, Myanmar — give one token per character, so that CJK text still
+ * yields shingles (of characters). Everything else (spaces, punctuation, symbols, U+FFFD) separates.
+ */
+
+const SEPARATOR = 0;
+const WORD = 1;
+const SOLO = 2;
+const MARK = 3;
+
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+const MARK_CHAR = /^\p{M}$/u;
+const SOLO_SCRIPT = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30FC\u3005\u3007]$/u;
+
+function classify(ch: string): number {
+  if (MARK_CHAR.test(ch)) return MARK;
+  if (!LETTER_OR_DIGIT.test(ch)) return SEPARATOR;
+  return SOLO_SCRIPT.test(ch) ? SOLO : WORD;
+}
+
+/** Class of every BMP code unit; surrogates are separators (pairs are classified on the fly). */
+const BMP_CLASS = (() => {
+  const table = new Uint8Array(0x10000);
+  for (let cp = 0; cp < 0x10000; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    table[cp] = classify(String.fromCharCode(cp));
+  }
+  return table;
+})();
+
+/** Tokens of `text`, in order. Expects normalised text (see normalizeText) but accepts any string. */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  const n = text.length;
+  let start = -1;
+  let kind = SEPARATOR; // kind of the token being built: SEPARATOR (none), WORD or SOLO
+  for (let i = 0; i < n; i++) {
+    const unit = text.charCodeAt(i);
+    let cls: number;
+    let width = 1;
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < n) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cls = classify(text.slice(i, i + 2));
+        width = 2;
+      } else {
+        cls = SEPARATOR;
+      }
+    } else {
+      cls = BMP_CLASS[unit]!;
+    }
+    if (cls === WORD) {
+      if (kind === SOLO) tokens.push(text.slice(start, i));
+      if (kind !== WORD) {
+        start = i;
+        kind = WORD;
+      }
+    } else if (cls === SOLO) {
+      if (kind !== SEPARATOR) tokens.push(text.slice(start, i));
+      start = i;
+      kind = SOLO;
+    } else if (cls === SEPARATOR) {
+      if (kind !== SEPARATOR) tokens.push(text.slice(start, i));
+      kind = SEPARATOR;
+    }
+    // A mark extends the current token and is dropped between tokens.
+    i += width - 1;
+  }
+  if (kind !== SEPARATOR) tokens.push(text.slice(start, n));
+  return tokens;
+}
