@@ -1,9 +1,139 @@
+/**
+ * `neardup crawl <url...>`: crawl from the seeds, skip near-duplicates, store the rest in --data.
+ * Live progress on stderr when it is a terminal; a summary at the end (JSON on stdout with --json).
+ */
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { NeardupError } from '../errors.js';
+import { defaultConfig, loadConfig } from '../config.js';
+import type { PartialConfig } from '../config.js';
+import { crawl, crawleeFolderName } from '../crawl/crawl.js';
+import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
+import { scopeModes } from '../crawl/crawl-scope.js';
+import type { ScopeMode } from '../crawl/crawl-scope.js';
+import { corpusFileName, databaseFileName } from '../pipeline.js';
+import { choiceFlag, intFlag } from './shared.js';
 
-// Placeholder until the crawl command is built.
+interface CrawlFlags {
+  readonly data: string;
+  readonly maxPages?: number;
+  readonly maxDepth?: number;
+  readonly concurrency?: number;
+  readonly scope?: ScopeMode;
+  readonly distance?: number;
+  readonly followDuplicates?: boolean;
+  readonly robots: boolean;
+  readonly hostRpm?: number;
+  readonly maxPageBytes?: number;
+  readonly timeout?: number;
+  readonly userAgent?: string;
+  readonly json?: boolean;
+  readonly progress: boolean;
+}
+
+function reasons(byReason: Readonly<Record<string, number>>): string {
+  return Object.entries(byReason).sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${reason} ${n}`).join(', ');
+}
+
+/** The live line: pages/s, stored, rejected exact / near, skipped by reason. */
+export function crawlProgressLine(p: CrawlProgress): string {
+  const skipped = p.skipped > 0 ? ` (${reasons(p.skippedBy)})` : '';
+  return `crawl: ${p.fetched} pages  ${p.pagesPerSec.toFixed(1)} pages/s  stored ${p.stored}  `
+    + `rejected ${p.exact + p.near} (exact ${p.exact}, near ${p.near})  skipped ${p.skipped}${skipped}`;
+}
+
+/** The closing summary, for people. */
+export function crawlSummaryText(s: CrawlSummary): string {
+  const ended = s.stopReason === 'finished'
+    ? 'finished'
+    : s.stopReason === 'max-pages'
+      ? `stopped at --max-pages, ${s.pending} requests left (run again with a larger --max-pages to go on)`
+      : `interrupted, ${s.pending} requests left (run the same command again to resume)`;
+  const lines = [
+    `crawl: ${s.fetched} pages in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.pagesPerSec.toFixed(1)} pages/s), ${ended}`,
+    `  stored ${s.stored}, rejected ${s.exact + s.near} (exact ${s.exact}, near ${s.near}), skipped ${s.skipped}`
+      + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}${s.errors > 0 ? `, errors ${s.errors}` : ''}`,
+  ];
+  if (s.handledBefore > 0 || s.releasedLocks > 0) {
+    lines.push(`  resumed: ${s.handledBefore} requests handled by earlier runs${s.releasedLocks > 0 ? `, ${s.releasedLocks} in-flight requests put back` : ''}`);
+  }
+  lines.push(`  outputs: ${join(s.dataDir, databaseFileName)}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
+  return `${lines.join('\n')}\n`;
+}
+
 export function registerCrawl(program: Command): void {
-  program.command('crawl').description('(crawl: not built yet)').action(() => {
-    throw new NeardupError('E_TODO', 'crawl is not built yet');
-  });
+  const d = defaultConfig().crawl;
+  const distance = defaultConfig().fingerprint.distance;
+  program
+    .command('crawl')
+    .description('crawl from seed URLs, skip exact and near-duplicate pages (and the links on them), store the rest')
+    .argument('<url...>', 'seed URLs (http or https); their hosts make the crawl scope')
+    .option('--data <dir>', 'folder for neardup.db, corpus.jsonl and the crawl queue (crawlee/); the same folder resumes a crawl', './data')
+    .option('--max-pages <n>', `pages to fetch in all, earlier runs on --data included (default: ${d.maxPages})`, intFlag('max-pages', 1, 100_000_000))
+    .option('--max-depth <n>', `links to follow from a seed, at most (default: ${d.maxDepth})`, intFlag('max-depth', 0, 10_000))
+    .option('--concurrency <n>', `requests in flight (default: ${d.concurrency})`, intFlag('concurrency', 1, 1000))
+    .option('--scope <mode>', `host: the seeds' hosts; domain: their registrable domains; any: everywhere (default: ${d.scope})`, choiceFlag('scope', scopeModes))
+    .option('--distance <k>', `near-duplicate threshold k, Hamming distance (default: ${distance})`, intFlag('distance', 0, 31))
+    .option('--follow-duplicates', `follow links on pages rejected as duplicates (default: ${d.followDuplicates})`)
+    .option('--no-robots', `ignore robots.txt (default: obeyed)`)
+    .option('--host-rpm <n>', `requests per minute to one host, at most (default: ${d.maxRequestsPerMinutePerHost})`, intFlag('host-rpm', 1, 1_000_000))
+    .option('--max-page-bytes <n>', `pages larger than this are skipped (default: ${d.maxPageBytes})`, intFlag('max-page-bytes', 1024, 1 << 30))
+    .option('--timeout <secs>', `per-request timeout (default: ${d.requestTimeoutSecs})`, intFlag('timeout', 1, 3600))
+    .option('--user-agent <ua>', `User-Agent header; its first word picks the robots.txt group (default: "${d.userAgent}")`)
+    .option('--json', 'print the summary as JSON on stdout', false)
+    .option('--no-progress', 'no live progress line on stderr (shown only on a terminal anyway)')
+    .action(async (seeds: string[], flags: CrawlFlags, cmd: Command) => {
+      const root = cmd.parent ?? cmd;
+      const crawlOverrides: Record<string, unknown> = {
+        maxPages: flags.maxPages,
+        maxDepth: flags.maxDepth,
+        concurrency: flags.concurrency,
+        scope: flags.scope,
+        followDuplicates: flags.followDuplicates === true ? true : undefined,
+        respectRobots: flags.robots === false ? false : undefined,
+        maxRequestsPerMinutePerHost: flags.hostRpm,
+        maxPageBytes: flags.maxPageBytes,
+        requestTimeoutSecs: flags.timeout,
+        userAgent: flags.userAgent,
+      };
+      const overrides: PartialConfig = {
+        crawl: crawlOverrides as PartialConfig['crawl'],
+        ...(flags.distance === undefined ? {} : { fingerprint: { distance: flags.distance } }),
+      };
+      const config = loadConfig({ file: root.opts<{ config?: string }>().config, overrides });
+
+      const tty = flags.progress && process.stderr.isTTY === true;
+      let drawn = false;
+      const clear = () => {
+        if (drawn) process.stderr.write('\r\x1b[K');
+        drawn = false;
+      };
+      const onProgress = (p: CrawlProgress) => {
+        process.stderr.write(`\r\x1b[K${crawlProgressLine(p)}`);
+        drawn = true;
+      };
+
+      const controller = new AbortController();
+      const onSigint = () => {
+        clear();
+        process.stderr.write('neardup: interrupted, finishing pages in flight; run the same command again to resume\n');
+        controller.abort();
+        process.removeListener('SIGINT', onSigint);
+      };
+      process.on('SIGINT', onSigint);
+      let summary: CrawlSummary;
+      try {
+        summary = await crawl({
+          seeds,
+          dataDir: flags.data,
+          config,
+          signal: controller.signal,
+          ...(tty ? { onProgress, progressIntervalMs: 250 } : {}),
+        });
+      } finally {
+        process.removeListener('SIGINT', onSigint);
+        clear();
+      }
+      if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      else process.stdout.write(crawlSummaryText(summary));
+    });
 }

@@ -1,0 +1,59 @@
+/**
+ * Which URLs a crawl may fetch: the seeds' hosts (`host`), the seeds' registrable domains
+ * (`domain`, by the public suffix list via tldts: `blog.example.co.uk` and `www.example.co.uk`
+ * share `example.co.uk`), or any http(s) URL (`any`).
+ */
+import { getDomain, getHostname } from 'tldts';
+import { ValidationError, describeValue } from '../errors.js';
+
+export type ScopeMode = 'host' | 'domain' | 'any';
+
+export const scopeModes: readonly ScopeMode[] = ['host', 'domain', 'any'];
+
+/** A crawl's scope, built once from the seeds. */
+export interface CrawlScope {
+  readonly mode: ScopeMode;
+  /** Lower-case hosts (mode `host`) or registrable domains (mode `domain`) in scope. */
+  readonly keys: ReadonlySet<string>;
+}
+
+/** Parses a seed or link into an http(s) URL, or null. */
+export function parseHttpUrl(raw: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+}
+
+/** The scope key of a URL: its host, or its registrable domain (the host itself for IPs and `localhost`). */
+function scopeKey(url: URL, mode: ScopeMode): string {
+  const host = url.hostname.toLowerCase();
+  if (mode !== 'domain') return host;
+  const domain = getDomain(url.href, { allowPrivateDomains: true });
+  return domain ?? getHostname(url.href) ?? host;
+}
+
+/** Builds the scope of a crawl from its seeds. Throws a ValidationError for a seed that is not an http(s) URL. */
+export function createCrawlScope(seeds: readonly string[], mode: ScopeMode): CrawlScope {
+  if (!scopeModes.includes(mode)) {
+    throw new ValidationError(`Expected \`scope\` to be one of ${scopeModes.join('|')}, got ${describeValue(mode)}`);
+  }
+  const keys = new Set<string>();
+  for (const seed of seeds) {
+    const url = parseHttpUrl(seed);
+    if (url === null) throw new ValidationError(`Expected a seed to be an http(s) URL, got ${describeValue(seed)}`);
+    keys.add(scopeKey(url, mode));
+  }
+  return { mode, keys };
+}
+
+/** Whether a URL lies within the crawl's scope (never true for non-http(s) URLs). */
+export function inCrawlScope(scope: CrawlScope, raw: string): boolean {
+  const url = parseHttpUrl(raw);
+  if (url === null) return false;
+  if (scope.mode === 'any') return true;
+  return scope.keys.has(scopeKey(url, scope.mode));
+}

@@ -1,0 +1,315 @@
+/**
+ * `crawl()`: seeds in, a deduplicated corpus out. Each fetched page goes
+ * fetch → decode → one parse → extract → fingerprint → check-and-insert → corpus, and only a page
+ * that was stored (or was too short to judge, like a list of articles) has its links followed;
+ * a page rejected as a duplicate does not, unless `crawl.followDuplicates` is set.
+ *
+ * Everything lives in the data folder: neardup.db, corpus.jsonl, and crawlee's request queue in
+ * `crawlee/`. Run again with the same folder, an interrupted crawl resumes: handled requests are
+ * not fetched again, requests left in progress by a killed process are released, and the page
+ * budget (`crawl.maxPages`) counts the pages of earlier runs too.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Configuration, LogLevel, RequestQueue, log as crawleeLog } from '@crawlee/cheerio';
+import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
+import type { CheerioAPI } from 'cheerio';
+import type { Config } from '../config.js';
+import { CrawlError, NeardupError, StorageError, ValidationError } from '../errors.js';
+import { Pipeline, analyzeParsedPage, parsePage } from '../pipeline.js';
+import type { AnalyzedPage } from '../pipeline.js';
+import type { Decision, PipelineCounters, SkipReason } from '../types.js';
+import { createCrawlScope, inCrawlScope } from './crawl-scope.js';
+import { HostPacer } from './host-pacer.js';
+import { PageCrawler } from './page-crawler.js';
+import { findPageSkip } from './page-skip-error.js';
+import { releaseStaleLocks } from './release-stale-locks.js';
+import { RobotsCache } from './robots-cache.js';
+
+/** The folder, inside the data folder, of crawlee's persisted request queue. */
+export const crawleeFolderName = 'crawlee';
+
+/** One page's outcome, as it happens. */
+export interface CrawlPageEvent {
+  readonly url: string;
+  /** URL after redirects, or null. */
+  readonly finalUrl: string | null;
+  /** Link depth from the seeds, or null for a page never fetched (a robots.txt skip). */
+  readonly depth: number | null;
+  readonly title: string;
+  readonly decision: Decision;
+  /** Why a skipped page was skipped ('' otherwise). */
+  readonly detail: string;
+}
+
+/** Counters while crawling. */
+export interface CrawlProgress extends PipelineCounters {
+  /** Requests fetched (or failed for good) in this run. */
+  readonly fetched: number;
+  readonly elapsedMs: number;
+  /** Fetched pages per second in this run. */
+  readonly pagesPerSec: number;
+}
+
+/** What a crawl did. */
+export interface CrawlSummary extends CrawlProgress {
+  readonly dataDir: string;
+  readonly seeds: readonly string[];
+  /** Requests handled by earlier runs on this data folder (a resumed crawl). */
+  readonly handledBefore: number;
+  /** In-progress requests of a stopped run put back in the queue at the start. */
+  readonly releasedLocks: number;
+  /** Requests still in the queue: 0 when the crawl finished. */
+  readonly pending: number;
+  /** Why the crawl ended. */
+  readonly stopReason: 'finished' | 'max-pages' | 'aborted';
+}
+
+export interface CrawlOptions {
+  /** Start URLs (http or https). Their hosts (or domains) make the scope. */
+  readonly seeds: readonly string[];
+  /** Folder of the database, the corpus and the request queue; created if missing. @default './data' */
+  readonly dataDir?: string;
+  readonly config: Config;
+  /** Aborting stops fetching new pages; pages in flight finish, the queue keeps the rest. */
+  readonly signal?: AbortSignal;
+  /** Called after each page's decision (and each robots.txt skip). */
+  readonly onPage?: (event: CrawlPageEvent) => void;
+  /** Called every `progressIntervalMs` while crawling. */
+  readonly onProgress?: (progress: CrawlProgress) => void;
+  /** @default 1000 */
+  readonly progressIntervalMs?: number;
+}
+
+function lastModifiedIso(header: string | string[] | undefined): string | null {
+  if (typeof header !== 'string') return null;
+  const ms = Date.parse(header);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+function firstLine(message: string): string {
+  const line = message.split('\n', 1)[0]!.trim();
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+/** Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. */
+export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
+  const { config } = options;
+  const settings = config.crawl;
+  const dataDir = options.dataDir ?? './data';
+  if (!Array.isArray(options.seeds) || options.seeds.length === 0) {
+    throw new ValidationError('Expected at least one seed URL');
+  }
+  const seeds = [...options.seeds];
+  const scope = createCrawlScope(seeds, settings.scope);
+
+  const crawleeDir = join(dataDir, crawleeFolderName);
+  try {
+    mkdirSync(crawleeDir, { recursive: true });
+  } catch (error) {
+    throw new StorageError(`Cannot create \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
+  }
+  const releasedLocks = releaseStaleLocks(join(crawleeDir, 'request_queues', 'default'));
+  const pipeline = Pipeline.open({ dataDir, config });
+  const started = Date.now();
+  let fetched = 0;
+  let fatal: unknown = null;
+  let stopReason: CrawlSummary['stopReason'] = 'finished';
+
+  const progress = (): CrawlProgress => {
+    const elapsedMs = Date.now() - started;
+    return {
+      ...pipeline.counters,
+      skippedBy: { ...pipeline.counters.skippedBy },
+      fetched,
+      elapsedMs,
+      pagesPerSec: elapsedMs > 0 ? (fetched * 1000) / elapsedMs : 0,
+    };
+  };
+
+  const emit = (event: CrawlPageEvent) => {
+    options.onPage?.(event);
+  };
+
+  const robots = new RobotsCache({
+    userAgent: settings.userAgent,
+    timeoutMs: settings.requestTimeoutSecs * 1000,
+    enabled: settings.respectRobots,
+  });
+  const pacer = new HostPacer({ intervalMs: 60_000 / settings.maxRequestsPerMinutePerHost });
+  // URLs already recorded as robots skips in this run (a disallowed page is linked from many pages).
+  const robotsSkipped = new Set<string>();
+
+  /** Whether robots.txt lets us fetch `url`; records the skip once when it does not. */
+  const robotsAllow = async (url: string): Promise<boolean> => {
+    const origin = await robots.forUrl(url);
+    pacer.setCrawlDelay(hostOf(url), settings.respectRobots ? origin.policy.crawlDelaySecs : null);
+    if (await robots.allows(url)) return true;
+    if (!robotsSkipped.has(url)) {
+      robotsSkipped.add(url);
+      const detail = origin.source === 'fetched' ? 'disallowed by robots.txt' : `robots.txt ${origin.source}`;
+      pipeline.recordSkip(url, 'robots', detail);
+      emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason: 'robots' }, detail });
+    }
+    return false;
+  };
+
+  let config$: Configuration;
+  let queue: RequestQueue;
+  let handledBefore: number;
+  try {
+    config$ = new Configuration({
+      storageClientOptions: { localDataDirectory: crawleeDir, persistStorage: true },
+      persistStorage: true,
+      // Never purge: the persisted queue is what makes a crawl resumable.
+      purgeOnStart: false,
+      logLevel: LogLevel.WARNING,
+    });
+    queue = await RequestQueue.open(null, { config: config$ });
+    handledBefore = await queue.handledCount();
+  } catch (error) {
+    pipeline.close();
+    throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
+  }
+  const budget = Math.max(0, settings.maxPages - handledBefore);
+
+  const recordFailure = (url: string, depth: number | null, reason: SkipReason, detail: string) => {
+    pipeline.recordSkip(url, reason, detail);
+    emit({ url, finalUrl: null, depth, title: '', decision: { kind: 'skipped', reason }, detail });
+  };
+
+  const crawler = new PageCrawler({
+    requestQueue: queue,
+    maxConcurrency: settings.concurrency,
+    minConcurrency: settings.concurrency,
+    maxRequestRetries: 2,
+    navigationTimeoutSecs: settings.requestTimeoutSecs,
+    requestHandlerTimeoutSecs: 60,
+    useSessionPool: false,
+    persistCookiesPerSession: false,
+    ignoreSslErrors: false,
+    respectRobotsTxtFile: false, // robots.txt is obeyed by RobotsCache, see robots-cache.ts
+    statisticsOptions: { persistenceOptions: { enable: false } },
+    // The crawler's own warnings are retries (whose outcome is recorded) and a Ctrl-C hint that
+    // names crawlee's environment variables rather than ours: errors only.
+    log: crawleeLog.child({ prefix: 'neardup', level: LogLevel.ERROR }),
+    requestHandler: async (context) => {
+      fetched++;
+      const { request, response } = context;
+      const depth = request.crawlDepth;
+      const finalUrl = request.loadedUrl ?? request.url;
+      let analyzed: AnalyzedPage;
+      try {
+        analyzed = analyzeParsedPage(context.$ as unknown as CheerioAPI, {
+          url: request.url,
+          finalUrl,
+          fetchedAt: Date.now(),
+          lastModified: lastModifiedIso(response.headers['last-modified']),
+          depth,
+        }, config, { stemCache: pipeline.stemCache });
+      } catch (error) {
+        // A page that breaks the analysis is recorded, never allowed to stop the crawl.
+        pipeline.countError();
+        recordFailure(request.url, depth, 'parse-error', firstLine((error as Error).message));
+        return;
+      }
+      let decision: Decision;
+      try {
+        decision = pipeline.commit(analyzed);
+      } catch (error) {
+        // The database or the corpus failed: nothing more can be stored, so the crawl stops.
+        fatal ??= error;
+        request.noRetry = true;
+        crawler.stop('storage failed');
+        throw error;
+      }
+      emit({
+        url: request.url,
+        finalUrl: analyzed.finalUrl,
+        depth,
+        title: analyzed.meta.title ?? '',
+        decision,
+        detail: analyzed.skip?.detail ?? '',
+      });
+      const isDuplicate = decision.kind === 'exact' || decision.kind === 'near';
+      if (analyzed.page === null || (isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
+      const links: { url: string; crawlDepth: number }[] = [];
+      for (const link of analyzed.page.links) {
+        if (!inCrawlScope(scope, link)) continue;
+        if (!(await robotsAllow(link))) continue;
+        links.push({ url: link, crawlDepth: depth + 1 });
+      }
+      // Added before the handler returns, so that a request marked handled always has its links queued.
+      if (links.length > 0) await crawler.addRequests(links, { waitForAllRequestsToBeAdded: true });
+    },
+  }, config$, {
+    userAgent: settings.userAgent,
+    maxPageBytes: settings.maxPageBytes,
+    maxRedirects: settings.maxRedirects,
+    allowRedirect: (url) => inCrawlScope(scope, url),
+    parse: parsePage as (html: string) => CheerioAPI,
+    pacer,
+    budget,
+    onFailed: (context: CheerioCrawlingContext, error: Error) => {
+      const request: Request = context.request;
+      fetched++;
+      if (fatal !== null) return;
+      const skip = findPageSkip(error);
+      if (skip !== null) recordFailure(request.url, request.crawlDepth, skip.reason, skip.detail);
+      else recordFailure(request.url, request.crawlDepth, 'fetch-error', firstLine(error.message));
+    },
+  });
+
+  const onAbort = () => {
+    stopReason = 'aborted';
+    crawler.stop('aborted');
+  };
+  if (options.signal?.aborted === true) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const ticker = options.onProgress === undefined
+    ? null
+    : setInterval(() => options.onProgress!(progress()), options.progressIntervalMs ?? 1000);
+  ticker?.unref();
+
+  try {
+    const admitted: { url: string; crawlDepth: number }[] = [];
+    for (const seed of seeds) if (await robotsAllow(seed)) admitted.push({ url: seed, crawlDepth: 0 });
+    if (admitted.length > 0) await crawler.addRequests(admitted, { waitForAllRequestsToBeAdded: true });
+    if (budget > 0 && options.signal?.aborted !== true) await crawler.run();
+    await crawler.settled();
+    if (crawler.budgetReached && stopReason === 'finished') stopReason = 'max-pages';
+    if (budget === 0 && stopReason === 'finished') stopReason = 'max-pages';
+  } catch (error) {
+    fatal ??= error;
+  } finally {
+    if (ticker !== null) clearInterval(ticker);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+
+  let pending = 0;
+  try {
+    const info = await queue.getInfo();
+    if (info !== undefined) pending = Math.max(0, info.totalRequestCount - info.handledRequestCount);
+  } catch {
+    // The count is informative only.
+  }
+  try {
+    pipeline.close();
+  } catch (error) {
+    fatal ??= error;
+  }
+  if (fatal !== null) {
+    if (fatal instanceof NeardupError) throw fatal;
+    throw new CrawlError(`Crawl failed: ${firstLine((fatal as Error).message ?? String(fatal))}`, { cause: fatal });
+  }
+  if (stopReason === 'finished' && pending > 0) stopReason = 'max-pages';
+  return { ...progress(), dataDir, seeds, handledBefore, releasedLocks, pending, stopReason };
+}

@@ -1,0 +1,224 @@
+/**
+ * crawlee's CheerioCrawler, adjusted where neardup needs more than it gives (crawlee 3.18.1,
+ * pinned; each override below names the method it replaces):
+ *
+ * - One parse per page. CheerioCrawler parses every page twice (htmlparser2 `parseDocument` for
+ *   `dom`, then `cheerio.load`); `_parseHTML` here parses once with the extractor's parser.
+ * - Charset. crawlee decodes by the Content-Type header only (and decodes `latin1`-style
+ *   charsets as UTF-8); here the body's bytes are decoded by BOM, header, `<meta>`, then
+ *   detection, so windows-1251 or Shift_JIS pages declared only in `<meta>` read correctly.
+ *   `_encodeResponse` therefore passes the bytes through untouched.
+ * - A size cap on the body (Content-Length, then counted while reading), HTML only, HTTP errors
+ *   and redirects out of scope, all turned into PageSkipError before the body is read.
+ * - Per-host politeness (`delayRequest`): crawlee's `sameDomainDelaySecs` keys on the
+ *   registrable domain, which is null for IP addresses and `localhost`, so it never applies there.
+ * - Failed requests are reported to `onFailed` without crawlee's error log and stack trace: every
+ *   failure is recorded as a skip with its reason instead.
+ */
+import type { IncomingMessage } from 'node:http';
+import { CheerioCrawler } from '@crawlee/cheerio';
+import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Request } from '@crawlee/cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { decodeHtmlBytes } from '../batch/decode-html-bytes.js';
+import type { HostPacer } from './host-pacer.js';
+import { PageSkipError } from './page-skip-error.js';
+
+/** Content types fetched as pages; anything else is recorded `not-html` without reading its body. */
+const htmlTypes: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+
+/** Statuses worth a retry (the server may answer later); other 4xx are final. */
+function isTransientStatus(status: number): boolean {
+  return status >= 500 || status === 429 || status === 408;
+}
+
+/** What the page crawler needs beyond crawlee's options. */
+export interface PageFetchPolicy {
+  /** Sent as User-Agent on every request. */
+  readonly userAgent: string;
+  /** Bodies larger than this are not read (skip `too-large`). */
+  readonly maxPageBytes: number;
+  /** Redirects followed per request. */
+  readonly maxRedirects: number;
+  /** Whether a redirect may be followed to this URL (false: skip `out-of-scope`). */
+  readonly allowRedirect: (url: string) => boolean;
+  /** The one HTML parse of a page. */
+  readonly parse: (html: string) => CheerioAPI;
+  /** Per-host pacing, or null for none. */
+  readonly pacer: HostPacer | null;
+  /**
+   * Most requests this crawler starts (retries of one request count once); then it stops and
+   * leaves the rest queued. Enforced here rather than by crawlee's `maxRequestsPerCrawl`, which
+   * also drops links found beyond the budget, so a resumed crawl could never reach them.
+   */
+  readonly budget: number;
+  /** Called once for each request that failed for good (after retries), instead of crawlee's error log. */
+  readonly onFailed: (context: CheerioCrawlingContext, error: Error) => Promise<void> | void;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+function mediaType(contentType: string | undefined): string | null {
+  if (contentType === undefined) return null;
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return type === '' ? null : type;
+}
+
+/** Reads a response body, failing with `too-large` as soon as it passes `maxBytes`. */
+async function readBody(response: IncomingMessage, maxBytes: number, request: Request): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of response as AsyncIterable<Buffer | string>) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    total += bytes.byteLength;
+    if (total > maxBytes) {
+      request.noRetry = true;
+      response.destroy();
+      throw new PageSkipError('too-large', `body exceeds ${maxBytes} bytes`);
+    }
+    chunks.push(bytes);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+/** What CheerioCrawler._parseHTML returns. */
+type ParsedPage = Awaited<ReturnType<CheerioCrawler['_parseHTML']>>;
+
+export class PageCrawler extends CheerioCrawler {
+  private readonly policy: PageFetchPolicy;
+  /** Ids of the requests started, for the budget. */
+  private readonly startedIds = new Set<string>();
+  /** Requests put back in the queue later (pacing, budget), awaited by `settled`. */
+  private readonly reclaims = new Set<Promise<unknown>>();
+  private reachedBudget = false;
+
+  constructor(options: CheerioCrawlerOptions, config: Configuration, policy: PageFetchPolicy) {
+    super({
+      ...options,
+      preNavigationHooks: [
+        (context, gotOptions) => {
+          const { request } = context;
+          gotOptions.headers = { ...gotOptions.headers, 'user-agent': policy.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' };
+          Object.assign(gotOptions, {
+            maxRedirects: policy.maxRedirects,
+            // The generated browser headers would replace our User-Agent.
+            useHeaderGenerator: false,
+          });
+          gotOptions.hooks = {
+            ...gotOptions.hooks,
+            beforeRedirect: [
+              ...(gotOptions.hooks?.beforeRedirect ?? []),
+              (updated) => {
+                const target = String(updated.url);
+                if (!policy.allowRedirect(target)) {
+                  request.noRetry = true;
+                  throw new PageSkipError('out-of-scope', `redirect to ${target}`);
+                }
+              },
+            ],
+          };
+        },
+        ...(options.preNavigationHooks ?? []),
+      ],
+    }, config);
+    this.policy = policy;
+    // Ours first, so that crawlee's own content-type check never sees a page we refuse.
+    this.postNavigationHooks.unshift(({ request, response }) => {
+      if (response === undefined) return;
+      const status = response.statusCode ?? 0;
+      const headers = response.headers;
+      if (status >= 400) {
+        if (!isTransientStatus(status)) request.noRetry = true;
+        response.destroy();
+        throw new PageSkipError('http-error', `HTTP ${status}`);
+      }
+      let type = mediaType(headers['content-type']);
+      if (type === null && /\.x?html?$/i.test(new URL(response.url ?? request.url).pathname)) type = 'text/html';
+      if (type === null || !htmlTypes.has(type)) {
+        request.noRetry = true;
+        response.destroy();
+        throw new PageSkipError('not-html', type === null ? 'no Content-Type' : type);
+      }
+      const length = Number(headers['content-length']);
+      if (Number.isFinite(length) && length > policy.maxPageBytes) {
+        request.noRetry = true;
+        response.destroy();
+        throw new PageSkipError('too-large', `Content-Length ${length} exceeds ${policy.maxPageBytes} bytes`);
+      }
+    });
+  }
+
+  /** Replaces HttpCrawler._encodeResponse: bytes pass through; `_parseHTML` decodes them. */
+  protected override _encodeResponse(_request: Request, response: IncomingMessage): { encoding: BufferEncoding; response: IncomingMessage } {
+    return { response, encoding: 'utf8' };
+  }
+
+  /** Replaces CheerioCrawler._parseHTML: capped read, charset sniffing, one parse. */
+  protected override async _parseHTML(response: IncomingMessage, _isXml: boolean, context: CheerioCrawlingContext): Promise<ParsedPage> {
+    const bytes = await readBody(response, this.policy.maxPageBytes, context.request);
+    const { html } = decodeHtmlBytes(bytes, response.headers['content-type'] ?? null);
+    let $: CheerioAPI;
+    try {
+      $ = this.policy.parse(html);
+    } catch (error) {
+      context.request.noRetry = true;
+      throw new PageSkipError('parse-error', (error as Error).message);
+    }
+    // crawlee's typings see cheerio's CommonJS build, ours its ESM build: the same objects at run time.
+    return { dom: $.root()[0], $, body: html, enqueueLinks: context.enqueueLinks } as unknown as ParsedPage;
+  }
+
+  /** Whether the crawl stopped because it started `budget` requests. */
+  get budgetReached(): boolean {
+    return this.reachedBudget;
+  }
+
+  /** Resolves when every request put back by pacing or the budget is in the queue again. */
+  async settled(): Promise<void> {
+    while (this.reclaims.size > 0) await Promise.all([...this.reclaims]);
+  }
+
+  /**
+   * Replaces BasicCrawler.delayRequest, which crawlee calls for each request taken from the queue
+   * before processing it: enforces the page budget, and paces per host rather than per registrable
+   * domain. A request held back stays locked (in progress) until put back, so the crawl does not
+   * end meanwhile.
+   */
+  protected override delayRequest(request: Request, source: Parameters<CheerioCrawler['delayRequest']>[1]): boolean {
+    const id = request.id ?? request.uniqueKey;
+    if (!this.startedIds.has(id) && this.startedIds.size >= this.policy.budget) {
+      this.reachedBudget = true;
+      this.putBack(request, source, 0);
+      this.stop('page budget reached');
+      return true;
+    }
+    const wait = this.policy.pacer === null ? 0 : this.policy.pacer.reserve(hostOf(request.url));
+    if (wait > 0) {
+      this.putBack(request, source, wait);
+      return true;
+    }
+    this.startedIds.add(id);
+    return false;
+  }
+
+  private putBack(request: Request, source: Parameters<CheerioCrawler['delayRequest']>[1], delayMs: number): void {
+    const forefront = (request.userData as { __crawlee?: { forefront?: boolean } } | undefined)?.__crawlee?.forefront;
+    const done = new Promise<void>((resolve) => {
+      setTimeout(() => {
+        Promise.resolve(source.reclaimRequest(request, { forefront })).catch(() => undefined).finally(() => resolve());
+      }, delayMs);
+    });
+    this.reclaims.add(done);
+    void done.finally(() => this.reclaims.delete(done));
+  }
+
+  /** Replaces BasicCrawler._handleFailedRequestHandler: no error log, the failure is recorded instead. */
+  protected override async _handleFailedRequestHandler(context: CheerioCrawlingContext, error: Error): Promise<void> {
+    await this.policy.onFailed(context, error);
+  }
+}

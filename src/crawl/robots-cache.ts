@@ -1,0 +1,115 @@
+/**
+ * Fetches and caches each origin's robots.txt for one crawl (one fetch per origin, shared by
+ * concurrent callers), and answers whether a URL may be fetched.
+ *
+ * Why not crawlee's `respectRobotsTxtFile`: in crawlee 3.18.1 it fetches robots.txt without a
+ * timeout (a slow host stalls every enqueue), with a generated browser User-Agent rather than
+ * ours, and treats a server error as "allow all". Here the fetch has a timeout and a size cap,
+ * sends our User-Agent, and follows RFC 9309: 4xx → allow all, 5xx or unreachable → disallow all.
+ */
+import { allowAllRobots, disallowAllRobots, parseRobotsTxt, robotsAllows, robotsPolicyFor } from './robots-rules.js';
+import type { RobotsPolicy, RobotsRules } from './robots-rules.js';
+
+/** What the cache knows of one origin. */
+export interface OriginRobots {
+  readonly policy: RobotsPolicy;
+  /** Why the rules are what they are: `fetched`, `HTTP 404`, `unreachable: ...`. */
+  readonly source: string;
+}
+
+export interface RobotsCacheOptions {
+  /** Sent as User-Agent; its product token picks the robots.txt group. */
+  readonly userAgent: string;
+  /** @default 10000 */
+  readonly timeoutMs?: number;
+  /** robots.txt beyond this is ignored (RFC 9309 asks parsers to read at least 500 KiB). @default 512000 */
+  readonly maxBytes?: number;
+  /** When false every URL is allowed and nothing is fetched. @default true */
+  readonly enabled?: boolean;
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const room = maxBytes - total;
+    chunks.push(value.byteLength > room ? value.subarray(0, room) : value);
+    total += Math.min(value.byteLength, room);
+    if (total >= maxBytes) {
+      await reader.cancel();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export class RobotsCache {
+  private readonly origins = new Map<string, Promise<OriginRobots>>();
+  private readonly userAgent: string;
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+  private readonly enabled: boolean;
+
+  constructor(options: RobotsCacheOptions) {
+    this.userAgent = options.userAgent;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxBytes = options.maxBytes ?? 512_000;
+    this.enabled = options.enabled ?? true;
+  }
+
+  /** The robots policy of the URL's origin (fetched on first use). */
+  forUrl(url: string): Promise<OriginRobots> {
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      return Promise.resolve({ policy: robotsPolicyFor(disallowAllRobots, this.userAgent), source: 'invalid URL' });
+    }
+    let entry = this.origins.get(origin);
+    if (entry === undefined) {
+      entry = this.fetchOrigin(origin);
+      this.origins.set(origin, entry);
+    }
+    return entry;
+  }
+
+  /** Whether robots.txt lets us fetch `url`. */
+  async allows(url: string): Promise<boolean> {
+    if (!this.enabled) return true;
+    const { policy } = await this.forUrl(url);
+    return robotsAllows(policy, url);
+  }
+
+  /** Crawl-delay of the URL's origin in seconds, or null (also null when robots are not obeyed). */
+  async crawlDelaySecs(url: string): Promise<number | null> {
+    if (!this.enabled) return null;
+    return (await this.forUrl(url)).policy.crawlDelaySecs;
+  }
+
+  private async fetchOrigin(origin: string): Promise<OriginRobots> {
+    const policy = (rules: RobotsRules) => robotsPolicyFor(rules, this.userAgent);
+    if (!this.enabled) return { policy: policy(allowAllRobots), source: 'not obeyed' };
+    try {
+      const response = await fetch(`${origin}/robots.txt`, {
+        headers: { 'user-agent': this.userAgent, accept: 'text/plain,*/*;q=0.5' },
+        redirect: 'follow',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      if (response.status >= 200 && response.status < 300) {
+        return { policy: policy(parseRobotsTxt(await readCapped(response, this.maxBytes))), source: 'fetched' };
+      }
+      await response.body?.cancel();
+      if (response.status >= 400 && response.status < 500) {
+        return { policy: policy(allowAllRobots), source: `HTTP ${response.status}` };
+      }
+      return { policy: policy(disallowAllRobots), source: `unreachable: HTTP ${response.status}` };
+    } catch (error) {
+      const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      return { policy: policy(disallowAllRobots), source: `unreachable: ${reason}` };
+    }
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * corpus.jsonl: one stored (kept) document a line,
+ * `{"id","url","finalUrl","title","language","text","fingerprint","fetchedAt"}`.
+ *
+ * Invariants (what makes the file crash-safe without an fsync per line):
+ * 1. A line is appended only after the document's check-and-insert has committed in the
+ *    database, so every line names a stored document.
+ * 2. No id appears twice: the writer knows the id of every line already in the file (read once
+ *    on open, from the start of each line, where `id` is always written first) and refuses to
+ *    write an id again.
+ * 3. Each line is written whole, `\n` last, by one append. A crash can only leave the last line
+ *    torn (no final `\n`); `open` truncates it away.
+ * 4. A stored document without its line (crash between the database commit and the append, or a
+ *    torn line removed by 3) gets its line when its page is processed again: the index answers a
+ *    URL seen before with its earlier decision, and the pipeline writes the line of any stored id
+ *    the file lacks. A crawl re-processes such pages by itself, since crawlee marks a request
+ *    handled only after the page handler (and so the append) returned. `missingIds` lists them.
+ */
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { StorageError } from '../errors.js';
+
+/** One line of corpus.jsonl. */
+export interface CorpusRecord {
+  /** The document's id in the database. */
+  readonly id: number;
+  readonly url: string;
+  /** URL after redirects, or null when the same as `url`. */
+  readonly finalUrl: string | null;
+  readonly title: string;
+  /** ISO 639-3 code, or 'und'. */
+  readonly language: string;
+  /** Main text; paragraphs separated by a blank line. */
+  readonly text: string;
+  /** The 64-bit simhash, 16 hex digits. */
+  readonly fingerprint: string;
+  /** When the page was fetched (ISO 8601), or null when unknown. */
+  readonly fetchedAt: string | null;
+}
+
+/** What `open` found in an existing file. */
+export interface CorpusOpenReport {
+  /** Complete lines found. */
+  readonly lines: number;
+  /** Bytes of a torn last line that were cut off (0 when the file ended cleanly). */
+  readonly truncatedBytes: number;
+  /** Lines whose id could not be read (left in place, not counted as written ids). */
+  readonly unreadableLines: number;
+}
+
+const chunkBytes = 1 << 20;
+const newline = 0x0a;
+/** Every line starts with these bytes, then the id's digits. */
+const idPrefix = Buffer.from('{"id":', 'utf8');
+
+/** Reads the id at the start of a line held in `buffer` from `start`; -1 if it is not there. */
+function idAt(buffer: Buffer, start: number, end: number): number {
+  if (end - start < idPrefix.length + 1) return -1;
+  for (let i = 0; i < idPrefix.length; i++) if (buffer[start + i] !== idPrefix[i]) return -1;
+  let id = 0;
+  let digits = 0;
+  for (let i = start + idPrefix.length; i < end; i++) {
+    const c = buffer[i]!;
+    if (c < 0x30 || c > 0x39) break;
+    id = id * 10 + (c - 0x30);
+    digits++;
+  }
+  return digits === 0 || digits > 15 ? -1 : id;
+}
+
+export class CorpusWriter {
+  /** The file this writer appends to. */
+  readonly path: string;
+  /** What was found on open. */
+  readonly openReport: CorpusOpenReport;
+  private fd: number | null;
+  private readonly ids: Set<number>;
+
+  private constructor(path: string, fd: number, ids: Set<number>, report: CorpusOpenReport) {
+    this.path = path;
+    this.fd = fd;
+    this.ids = ids;
+    this.openReport = report;
+  }
+
+  /**
+   * Opens (or creates) the corpus file for appending: cuts a torn last line, and reads the id of
+   * every line so that no document is ever written twice.
+   */
+  static open(path: string): CorpusWriter {
+    let fd: number;
+    try {
+      fd = openSync(path, 'a+');
+    } catch (error) {
+      throw new StorageError(`Cannot open corpus file \`${path}\`: ${(error as Error).message}`, { cause: error });
+    }
+    try {
+      const { ids, report } = CorpusWriter.scan(fd, path);
+      return new CorpusWriter(path, fd, ids, report);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  }
+
+  private static scan(fd: number, path: string): { ids: Set<number>; report: CorpusOpenReport } {
+    const size = fstatSync(fd).size;
+    const ids = new Set<number>();
+    let lines = 0;
+    let unreadableLines = 0;
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    // The first bytes of the current line (enough for its id), which may span two chunks.
+    const head = Buffer.alloc(32);
+    let headLength = 0;
+    const keep = (from: number, to: number) => {
+      const n = Math.min(to - from, head.length - headLength);
+      if (n > 0) {
+        buffer.copy(head, headLength, from, from + n);
+        headLength += n;
+      }
+    };
+    let lastNewlineEnd = 0;
+    for (let offset = 0; offset < size;) {
+      const read = readSync(fd, buffer, 0, Math.min(chunkBytes, size - offset), offset);
+      if (read <= 0) break;
+      const chunk = buffer.subarray(0, read);
+      let position = 0;
+      while (position < read) {
+        const nl = chunk.indexOf(newline, position);
+        if (nl < 0) {
+          keep(position, read);
+          break;
+        }
+        keep(position, nl);
+        const id = idAt(head, 0, headLength);
+        headLength = 0;
+        lines++;
+        if (id < 0) unreadableLines++;
+        else ids.add(id);
+        position = nl + 1;
+        lastNewlineEnd = offset + nl + 1;
+      }
+      offset += read;
+    }
+    let truncatedBytes = 0;
+    if (lastNewlineEnd < size) {
+      truncatedBytes = size - lastNewlineEnd;
+      try {
+        ftruncateSync(fd, lastNewlineEnd);
+      } catch (error) {
+        throw new StorageError(`Cannot cut the torn last line of \`${path}\`: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    return { ids, report: { lines, truncatedBytes, unreadableLines } };
+  }
+
+  /** Number of documents in the file. */
+  get size(): number {
+    return this.ids.size;
+  }
+
+  /** Whether the document with this id has its line. */
+  has(id: number): boolean {
+    return this.ids.has(id);
+  }
+
+  /** Of the given stored ids, those without a line (see invariant 4). */
+  missingIds(storedIds: Iterable<number>): number[] {
+    const missing: number[] = [];
+    for (const id of storedIds) if (!this.ids.has(id)) missing.push(id);
+    return missing;
+  }
+
+  /** Appends the document's line; false (and nothing written) when its id is already there. */
+  append(record: CorpusRecord): boolean {
+    if (this.fd === null) throw new StorageError(`Corpus file \`${this.path}\` is closed`);
+    if (!Number.isSafeInteger(record.id) || record.id < 0) {
+      throw new StorageError(`Expected a corpus record id to be a non-negative integer, got ${String(record.id)}`);
+    }
+    if (this.ids.has(record.id)) return false;
+    // `id` first: `open` reads it from the start of the line without parsing the rest.
+    const line = Buffer.from(`${JSON.stringify({
+      id: record.id,
+      url: record.url,
+      finalUrl: record.finalUrl,
+      title: record.title,
+      language: record.language,
+      text: record.text,
+      fingerprint: record.fingerprint,
+      fetchedAt: record.fetchedAt,
+    })}\n`, 'utf8');
+    try {
+      let written = 0;
+      while (written < line.length) written += writeSync(this.fd, line, written, line.length - written);
+    } catch (error) {
+      throw new StorageError(`Cannot write to corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
+    }
+    this.ids.add(record.id);
+    return true;
+  }
+
+  /** Flushes to disk and closes. Safe to call twice. */
+  close(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
