@@ -52,7 +52,10 @@ function countDistinct(hi: Uint32Array, lo: Uint32Array, count: number): { hi: U
   for (let k = 0; k < count; k++) {
     const h = hi[k]!;
     const l = lo[k]!;
-    let slot = (l ^ Math.imul(h, 0x9e3779b1)) & mask;
+    // Rabin values are linear in the text, so mix both halves before taking the low bits.
+    let x = Math.imul(l ^ (h >>> 15), 0x85ebca6b) ^ h;
+    x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+    let slot = (x ^ (x >>> 16)) & mask;
     for (;;) {
       const c = counts[slot]!;
       if (c === 0) {

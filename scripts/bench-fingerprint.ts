@@ -1,0 +1,201 @@
+/**
+ * Fingerprinting benchmark (a script, not a test): the dev pages' main texts
+ * (../shared/datasets/article-benchmark-dev/ground-truth.json), repeated to ~10 MB, fingerprinted
+ * one text at a time on one core. Compares, in one run:
+ *   - the full pipeline, analyzeText (normalise → tokens → language → stop words/stems → shingles
+ *     → hashes → simhash), with each call memoising its own stems (the default);
+ *   - the same with a StemCache kept across calls (emptied after each pass over the distinct texts,
+ *     so repeats of the same text never hit it);
+ *   - the simhash alone, over feature hashes computed beforehand;
+ *   - a baseline: a naive string-concatenating JS simhash (regex words, shingle strings joined,
+ *     MD5 per shingle as the leading Python simhash library does, 64 counters in a loop).
+ * It also measures, per feature hash, how well distances separate near-duplicates (edited,
+ * reordered, homoglyph copies of a page) from different pages, to choose the default hash.
+ *
+ * Usage: npm run bench:fingerprint [-- --mb 10 --hash rabin|murmur --dataset <dir>]
+ * Last line: fingerprint: MB/s=<full pipeline> simhash_only_MB/s=<..> baseline_MB/s=<..>
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultConfig } from '../src/config.js';
+import { hammingDistance } from '../src/fingerprint/fingerprint-codec.js';
+import { hashFeatures } from '../src/fingerprint/fingerprint-words.js';
+import { simhashFromHashes } from '../src/fingerprint/simhash.js';
+import { analyzeText, fingerprintParamsFrom } from '../src/pipeline.js';
+import { detectLanguage } from '../src/text/detect-language.js';
+import { normalizeText } from '../src/text/normalize-text.js';
+import { removeStopWordsAndStem } from '../src/text/remove-stop-words-and-stem.js';
+import { StemCache } from '../src/text/stem-cache.js';
+import { tokenize } from '../src/text/tokenize.js';
+import type { FingerprintParams, HashName } from '../src/types.js';
+
+const { values: args } = parseArgs({
+  options: {
+    mb: { type: 'string', default: '10' },
+    hash: { type: 'string' },
+    dataset: { type: 'string', default: join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'article-benchmark-dev') },
+  },
+});
+
+const targetBytes = Number(args.mb) * 1e6;
+const truth = JSON.parse(readFileSync(join(args.dataset, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+const distinct = Object.values(truth).map((t) => t.articleBody).filter((t) => t.trim() !== '');
+const distinctBytes = distinct.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
+const passes = Math.max(1, Math.round(targetBytes / distinctBytes));
+const totalBytes = distinctBytes * passes;
+const MB = totalBytes / 1e6;
+
+const baseParams = fingerprintParamsFrom(defaultConfig().fingerprint);
+const defaultHash = (args.hash ?? baseParams.hash) as HashName;
+
+function time(run: () => void): number {
+  const start = process.hrtime.bigint();
+  run();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+/** Runs `perText` over every text `passes` times; best of `rounds` runs, in MB/s. */
+function throughput(perText: (text: string, index: number) => void, onPass?: () => void, rounds = 2): number {
+  let best = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    const seconds = time(() => {
+      for (let p = 0; p < passes; p++) {
+        onPass?.();
+        for (let i = 0; i < distinct.length; i++) perText(distinct[i]!, i);
+      }
+    });
+    best = Math.min(best, seconds);
+  }
+  return MB / best;
+}
+
+// ---------------------------------------------------------------- baseline
+
+function naiveSimhash(text: string): string {
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  const counters = new Array<number>(64).fill(0);
+  for (let i = 0; i + 3 <= words.length; i++) {
+    const feature = words[i] + ' ' + words[i + 1] + ' ' + words[i + 2];
+    const digest = createHash('md5').update(feature).digest();
+    let bits = BigInt('0x' + digest.subarray(0, 8).toString('hex'));
+    for (let b = 0; b < 64; b++) {
+      counters[b] += (bits & 1n) === 1n ? 1 : -1;
+      bits >>= 1n;
+    }
+  }
+  return counters.map((c) => (c > 0 ? '1' : '0')).join('');
+}
+
+// ---------------------------------------------------------------- separation
+
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** Near-duplicate variants of a text: a few words edited, paragraphs reordered, look-alike letters. */
+function variants(text: string, seed: number): string[] {
+  const rand = lcg(seed);
+  const words = text.split(/(\s+)/);
+  const edit = (fraction: number) =>
+    words.map((w) => (w.trim() !== '' && rand() < fraction ? `x${Math.floor(rand() * 1e6)}` : w)).join('');
+  const paragraphs = text.split(/\n+/);
+  const swapped = paragraphs.length > 2 ? [paragraphs[1], paragraphs[0], ...paragraphs.slice(2)].join('\n') : text;
+  const homoglyph = text.replace(/[aeopc]/g, (ch) => (rand() < 0.5 ? ({ a: 'а', e: 'е', o: 'о', p: 'р', c: 'с' } as Record<string, string>)[ch]! : ch));
+  return [edit(0.01), edit(0.03), swapped, homoglyph];
+}
+
+function separation(params: FingerprintParams): { dupWithinK: number; nonDupWithinK: number; dupMean: number; nonDupMean: number; nonDupMin: number } {
+  const long = distinct.filter((t) => t.length >= 1000);
+  const prints = long.map((t) => analyzeText(t, params).fingerprint!);
+  let dupWithin = 0;
+  let dupTotal = 0;
+  let dupSum = 0;
+  long.forEach((text, i) => {
+    for (const v of variants(text, i + 1)) {
+      const fp = analyzeText(v, params).fingerprint!;
+      const d = hammingDistance(prints[i]!, fp);
+      dupSum += d;
+      dupTotal++;
+      if (d <= params.distance) dupWithin++;
+    }
+  });
+  let nonWithin = 0;
+  let nonTotal = 0;
+  let nonSum = 0;
+  let nonMin = 64;
+  for (let i = 0; i < prints.length; i++) {
+    for (let j = i + 1; j < prints.length; j++) {
+      const d = hammingDistance(prints[i]!, prints[j]!);
+      nonSum += d;
+      nonTotal++;
+      nonMin = Math.min(nonMin, d);
+      if (d <= params.distance) nonWithin++;
+    }
+  }
+  return { dupWithinK: dupWithin / dupTotal, nonDupWithinK: nonWithin / nonTotal, dupMean: dupSum / dupTotal, nonDupMean: nonSum / nonTotal, nonDupMin: nonMin };
+}
+
+// ---------------------------------------------------------------- run
+
+console.log(`texts: ${distinct.length} distinct, ${(distinctBytes / 1e6).toFixed(2)} MB, ×${passes} passes = ${MB.toFixed(2)} MB (UTF-8)`);
+
+// Warm-up: one untimed pass of each path, so that the JIT has compiled the hot loops.
+for (const t of distinct) {
+  analyzeText(t, { ...baseParams, hash: 'rabin' });
+  analyzeText(t, { ...baseParams, hash: 'murmur' });
+  naiveSimhash(t);
+}
+
+const stages = (() => {
+  const out: Record<string, number> = {};
+  out.normalize = throughput((t) => normalizeText(t));
+  const normalized = distinct.map((t) => normalizeText(t));
+  out.tokenize = throughput((_t, i) => tokenize(normalized[i]!));
+  out.language = throughput((_t, i) => detectLanguage(normalized[i]!));
+  const tokens = normalized.map((t) => tokenize(t));
+  const languages = normalized.map((t) => detectLanguage(t));
+  out.stem_per_call = throughput((_t, i) => removeStopWordsAndStem(tokens[i]!, languages[i]!));
+  return out;
+})();
+console.log(`stages (MB/s of input text): ${Object.entries(stages).map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}`);
+
+const results: Record<string, { full: number; cached: number; simhashOnly: number; features: number }> = {};
+for (const hash of ['rabin', 'murmur'] as const) {
+  const params: FingerprintParams = { ...baseParams, hash };
+  const full = throughput((t) => analyzeText(t, params));
+  let cache = new StemCache();
+  const cached = throughput((t) => analyzeText(t, params, { stemCache: cache }), () => { cache = new StemCache(); });
+  const words = distinct.map((t) => {
+    const normalized = normalizeText(t);
+    return removeStopWordsAndStem(tokenize(normalized), detectLanguage(normalized));
+  });
+  const features = throughput((_t, i) => hashFeatures(words[i]!, params.shingleSize, hash));
+  const hashed = words.map((w) => hashFeatures(w, params.shingleSize, hash));
+  const simhashOnly = throughput((_t, i) => simhashFromHashes(hashed[i]!.hi, hashed[i]!.lo, hashed[i]!.hi.length, params.weighting));
+  results[hash] = { full, cached, simhashOnly, features };
+  console.log(
+    `hash=${hash}: full_MB/s=${full.toFixed(1)} full_with_stem_cache_MB/s=${cached.toFixed(1)} ` +
+      `feature_hashing_MB/s=${features.toFixed(1)} simhash_only_MB/s=${simhashOnly.toFixed(1)}`,
+  );
+}
+
+const baseline = throughput((t) => naiveSimhash(t), undefined, 1);
+console.log(`baseline (naive JS, MD5 per shingle string): ${baseline.toFixed(1)} MB/s`);
+
+for (const hash of ['rabin', 'murmur'] as const) {
+  const s = separation({ ...baseParams, hash });
+  console.log(
+    `separation hash=${hash} k=${baseParams.distance}: near-duplicates within k ${(100 * s.dupWithinK).toFixed(1)}% (mean distance ${s.dupMean.toFixed(2)}), ` +
+      `different pages within k ${(100 * s.nonDupWithinK).toFixed(2)}% (mean ${s.nonDupMean.toFixed(2)}, min ${s.nonDupMin})`,
+  );
+}
+
+const chosen = results[defaultHash]!;
+console.log(`ratios vs baseline (hash=${defaultHash}): full=${(chosen.full / baseline).toFixed(1)}× with_stem_cache=${(chosen.cached / baseline).toFixed(1)}× simhash_only=${(chosen.simhashOnly / baseline).toFixed(1)}×`);
+console.log(`fingerprint: MB/s=${chosen.full.toFixed(1)} simhash_only_MB/s=${chosen.simhashOnly.toFixed(1)} baseline_MB/s=${baseline.toFixed(1)}`);
