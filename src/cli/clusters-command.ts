@@ -1,9 +1,75 @@
+/**
+ * `neardup clusters`: the duplicate URL clusters of a --data folder, with the primary of each and
+ * the host mirrors, as JSON (default), CSV or a self-contained HTML page. Without --out the report
+ * goes to standard output; with it, the file is written atomically (its folder must exist).
+ */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { NeardupError } from '../errors.js';
+import { loadConfig } from '../config.js';
+import { ValidationError } from '../errors.js';
+import { formatClustersCsv } from '../report/format-csv.js';
+import { formatClustersHtml } from '../report/format-html.js';
+import { formatClustersJson } from '../report/format-json.js';
+import { indexPathOf, loadClusterReport } from '../report/load-cluster-report.js';
+import { writeFileAtomic } from '../report/write-file-atomic.js';
+import { choiceFlag, intFlag } from './shared.js';
 
-// Placeholder until the clusters command is built.
-export function registerClusters(program: Command): void {
-  program.command('clusters').description('(clusters: not built yet)').action(() => {
-    throw new NeardupError('E_TODO', 'clusters is not built yet');
+const formats = ['json', 'csv', 'html'] as const;
+type Format = (typeof formats)[number];
+
+interface ClustersFlags {
+  readonly data: string;
+  readonly format: Format;
+  readonly out?: string;
+  readonly maxHtmlClusters: number;
+}
+
+/** Writes text to stdout and resolves once it is handed to the OS; a closed pipe (`| head`) is not an error. */
+function writeStdout(text: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') done();
+      else fail(error);
+    };
+    process.stdout.once('error', onError);
+    process.stdout.write(text, (error) => {
+      process.stdout.removeListener('error', onError);
+      if (error === null || error === undefined || (error as NodeJS.ErrnoException).code === 'EPIPE') done();
+      else fail(error);
+    });
   });
+}
+
+export function registerClusters(program: Command): void {
+  program
+    .command('clusters')
+    .description('duplicate URL clusters of a --data folder: the primary of each and why, host mirrors; JSON, CSV or HTML')
+    .option('--data <dir>', 'folder holding neardup.db (made by crawl or dedup)', './data')
+    .option('--format <format>', `report format: ${formats.join('|')}`, choiceFlag('format', formats), 'json')
+    .option('--out <file>', 'write the report to this file (atomically; its folder must exist) instead of standard output')
+    .option('--max-html-clusters <n>', 'clusters listed in the HTML page, largest first (JSON and CSV list all)', intFlag('max-html-clusters', 1, 10_000_000), 1000)
+    .action(async (flags: ClustersFlags, cmd: Command) => {
+      const root = cmd.parent ?? cmd;
+      const config = loadConfig({ file: root.opts<{ config?: string }>().config });
+      if (flags.out !== undefined) {
+        if (flags.out.trim() === '') throw new ValidationError('Expected `--out` to be a file path, got `` (string)');
+        const out = resolve(flags.out);
+        const db = resolve(indexPathOf(flags.data));
+        if (out === db || out === `${db}-wal` || out === `${db}-shm` || out === `${db}-journal`) {
+          throw new ValidationError(`Refusing to write the report over the index \`${flags.out}\``);
+        }
+      }
+      const report = loadClusterReport(flags.data, config);
+      const text = flags.format === 'json' ? formatClustersJson(report)
+        : flags.format === 'csv' ? formatClustersCsv(report)
+        : formatClustersHtml(report, { source: flags.data, generatedAt: new Date(), maxClusters: flags.maxHtmlClusters });
+      if (flags.out === undefined) {
+        await writeStdout(text);
+      } else {
+        writeFileAtomic(flags.out, text);
+        process.stderr.write(
+          `clusters: ${report.stats.clusters} clusters, ${report.stats.mirrors} mirror pairs → ${flags.out}\n`,
+        );
+      }
+    });
 }
