@@ -26,9 +26,9 @@ import { simhashFromHashes } from '../src/fingerprint/simhash.js';
 import { analyzeText, fingerprintParamsFrom } from '../src/pipeline.js';
 import { detectLanguage } from '../src/text/detect-language.js';
 import { normalizeText } from '../src/text/normalize-text.js';
-import { removeStopWordsAndStem } from '../src/text/remove-stop-words-and-stem.js';
+import { removeStopWordsAndStemParagraphs } from '../src/text/remove-stop-words-and-stem.js';
 import { StemCache } from '../src/text/stem-cache.js';
-import { tokenize } from '../src/text/tokenize.js';
+import { tokenizeParagraphs } from '../src/text/tokenize.js';
 import type { FingerprintParams, HashName } from '../src/types.js';
 
 const { values: args } = parseArgs({
@@ -156,11 +156,11 @@ const stages = (() => {
   const out: Record<string, number> = {};
   out.normalize = throughput((t) => normalizeText(t));
   const normalized = distinct.map((t) => normalizeText(t));
-  out.tokenize = throughput((_t, i) => tokenize(normalized[i]!));
+  out.tokenize = throughput((_t, i) => tokenizeParagraphs(normalized[i]!));
   out.language = throughput((_t, i) => detectLanguage(normalized[i]!));
-  const tokens = normalized.map((t) => tokenize(t));
+  const tokens = normalized.map((t) => tokenizeParagraphs(t));
   const languages = normalized.map((t) => detectLanguage(t));
-  out.stem_per_call = throughput((_t, i) => removeStopWordsAndStem(tokens[i]!, languages[i]!));
+  out.stem_per_call = throughput((_t, i) => removeStopWordsAndStemParagraphs(tokens[i]!, languages[i]!));
   return out;
 })();
 console.log(`stages (MB/s of input text): ${Object.entries(stages).map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}`);
@@ -173,7 +173,7 @@ for (const hash of ['rabin', 'murmur'] as const) {
   const cached = throughput((t) => analyzeText(t, params, { stemCache: cache }), () => { cache = new StemCache(); });
   const words = distinct.map((t) => {
     const normalized = normalizeText(t);
-    return removeStopWordsAndStem(tokenize(normalized), detectLanguage(normalized));
+    return removeStopWordsAndStemParagraphs(tokenizeParagraphs(normalized), detectLanguage(normalized));
   });
   const features = throughput((_t, i) => hashFeatures(words[i]!, params.shingleSize, hash));
   const hashed = words.map((w) => hashFeatures(w, params.shingleSize, hash));

@@ -15,15 +15,15 @@ import type { FingerprintParams, TextAnalysis } from './types.js';
 import type { Config as AnalysisConfig } from './config.js';
 import { ValidationError as AnalysisValidationError, describeValue as describeAnalysisValue } from './errors.js';
 import { extractHtml } from './extract/extract-page.js';
-import { fingerprintWords } from './fingerprint/fingerprint-words.js';
+import { fingerprintParagraphs } from './fingerprint/fingerprint-words.js';
 import { assertHashName } from './fingerprint/hash64.js';
 import { textHash } from './fingerprint/text-hash.js';
 import { detectLanguage } from './text/detect-language.js';
 import { normalizeText } from './text/normalize-text.js';
 import { NORMALIZER_VERSION } from './text/normalizer-version.js';
-import { removeStopWordsAndStem } from './text/remove-stop-words-and-stem.js';
+import { removeStopWordsAndStemParagraphs } from './text/remove-stop-words-and-stem.js';
 import type { StemCache } from './text/stem-cache.js';
-import { tokenize } from './text/tokenize.js';
+import { tokenizeParagraphs } from './text/tokenize.js';
 import type { ExtractedPage as AnalysisPage } from './types.js';
 
 /** Options of {@link analyzeText} that do not change fingerprint values. */
@@ -63,17 +63,19 @@ function assertAnalysisParams(params: FingerprintParams): void {
 }
 
 /**
- * Text in, fingerprint out: normalise (NFKC, look-alike letters, lower case) → tokens → language
- * → stop words and stems → shingles → feature hashes → simhash. Pure; safe in any thread.
+ * Text in, fingerprint out: normalise (NFKC, look-alike letters, lower case) → tokens by paragraph
+ * → language → stop words and stems → shingles (within paragraphs) → feature hashes → simhash.
+ * Pure; safe in any thread.
  */
 export function analyzeText(text: string, params: FingerprintParams, options: AnalyzeOptions = {}): TextAnalysis {
   if (typeof text !== 'string') throw new AnalysisValidationError(`Expected \`text\` to be a string, got ${describeAnalysisValue(text)}`);
   assertAnalysisParams(params);
   const normalized = normalizeText(text);
-  const tokens = tokenize(normalized);
+  const paragraphs = tokenizeParagraphs(normalized);
+  const tokens = paragraphs.length === 1 ? paragraphs[0]! : paragraphs.flat();
   const language = tokens.length === 0 ? 'und' : detectLanguage(normalized);
-  const words = removeStopWordsAndStem(tokens, language, { stemCache: options.stemCache });
-  const { fingerprint, featureCount } = fingerprintWords(words, params);
+  const words = removeStopWordsAndStemParagraphs(paragraphs, language, { stemCache: options.stemCache });
+  const { fingerprint, featureCount } = fingerprintParagraphs(words, params);
   return { fingerprint, textHash: textHash(tokens), language, tokenCount: tokens.length, featureCount };
 }
 

@@ -15,17 +15,12 @@ export interface StemOptions {
 
 const HAS_DIGIT = /\p{N}/u;
 
-/**
- * Words of `tokens` without the stop words of `language` (ISO 639-3), stemmed. When every token is
- * a stop word, all of them are kept (stemmed), so that a short text such as "to be or not to be"
- * still has features.
- */
-export function removeStopWordsAndStem(tokens: readonly string[], language: string, options: StemOptions = {}): string[] {
-  const stopWords = stopWordsFor(language);
+/** A word → stem function with the call's (or the cache's) memo. */
+function memoStemmer(language: string, options: StemOptions): (word: string) => string {
   const stemmer = createStemmer(language);
   const cache = options.stemCache;
   const memo = cache === undefined ? new Map<string, string>() : cache.memoFor(language);
-  const stem = (word: string): string => {
+  return (word: string): string => {
     if (stemmer === null) return word;
     let out = memo.get(word);
     if (out === undefined) {
@@ -36,9 +31,32 @@ export function removeStopWordsAndStem(tokens: readonly string[], language: stri
     }
     return out;
   };
-  const out: string[] = [];
+}
+
+/**
+ * Paragraphs of tokens without the stop words of `language` (ISO 639-3), stemmed; paragraphs left
+ * empty are dropped. When every token of the text is a stop word, all of them are kept (stemmed),
+ * so that a short text such as "to be or not to be" still has features.
+ */
+export function removeStopWordsAndStemParagraphs(
+  paragraphs: readonly (readonly string[])[], language: string, options: StemOptions = {},
+): string[][] {
+  const stopWords = stopWordsFor(language);
+  const stem = memoStemmer(language, options);
   const keepAll = options.keepStopWords === true || stopWords.size === 0;
-  for (const token of tokens) if (keepAll || !stopWords.has(token)) out.push(stem(token));
-  if (out.length === 0 && tokens.length > 0) for (const token of tokens) out.push(stem(token));
+  const out: string[][] = [];
+  for (const tokens of paragraphs) {
+    const words: string[] = [];
+    for (const token of tokens) if (keepAll || !stopWords.has(token)) words.push(stem(token));
+    if (words.length > 0) out.push(words);
+  }
+  if (out.length === 0 && paragraphs.some((p) => p.length > 0)) {
+    for (const tokens of paragraphs) if (tokens.length > 0) out.push(tokens.map(stem));
+  }
   return out;
+}
+
+/** One paragraph: `tokens` without stop words, stemmed (see removeStopWordsAndStemParagraphs). */
+export function removeStopWordsAndStem(tokens: readonly string[], language: string, options: StemOptions = {}): string[] {
+  return removeStopWordsAndStemParagraphs([tokens], language, options).flat();
 }

@@ -3,6 +3,9 @@
  * with the letter before them). Scripts written without spaces between words — Han, Hiragana,
  * Katakana, Thai, Lao, Khmer, Myanmar — give one token per character, so that CJK text still
  * yields shingles (of characters). Everything else (spaces, punctuation, symbols, U+FFFD) separates.
+ *
+ * Paragraphs are separated by a blank line (two or more line breaks, as extraction writes them) or
+ * U+2029; a single line break is a soft wrap inside a paragraph.
  */
 
 const SEPARATOR = 0;
@@ -32,10 +35,25 @@ const BMP_CLASS = (() => {
 
 /** Tokens of `text`, in order. Expects normalised text (see normalizeText) but accepts any string. */
 export function tokenize(text: string): string[] {
-  const tokens: string[] = [];
+  return tokenizeParagraphs(text).flat();
+}
+
+/** Tokens of `text` by paragraph (paragraphs without tokens are left out). */
+export function tokenizeParagraphs(text: string): string[][] {
+  const paragraphs: string[][] = [];
+  let tokens: string[] = [];
   const n = text.length;
   let start = -1;
   let kind = SEPARATOR; // kind of the token being built: SEPARATOR (none), WORD or SOLO
+  let lineBreaks = 0; // line breaks since the last token
+  const push = (end: number) => {
+    if (lineBreaks >= 2 && tokens.length > 0) {
+      paragraphs.push(tokens);
+      tokens = [];
+    }
+    lineBreaks = 0;
+    tokens.push(text.slice(start, end));
+  };
   for (let i = 0; i < n; i++) {
     const unit = text.charCodeAt(i);
     let cls: number;
@@ -52,22 +70,25 @@ export function tokenize(text: string): string[] {
       cls = BMP_CLASS[unit]!;
     }
     if (cls === WORD) {
-      if (kind === SOLO) tokens.push(text.slice(start, i));
+      if (kind === SOLO) push(i);
       if (kind !== WORD) {
         start = i;
         kind = WORD;
       }
     } else if (cls === SOLO) {
-      if (kind !== SEPARATOR) tokens.push(text.slice(start, i));
+      if (kind !== SEPARATOR) push(i);
       start = i;
       kind = SOLO;
     } else if (cls === SEPARATOR) {
-      if (kind !== SEPARATOR) tokens.push(text.slice(start, i));
+      if (kind !== SEPARATOR) push(i);
       kind = SEPARATOR;
+      if (unit === 0x0a || (unit === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) lineBreaks++;
+      else if (unit === 0x2029) lineBreaks += 2;
     }
     // A mark extends the current token and is dropped between tokens.
     i += width - 1;
   }
-  if (kind !== SEPARATOR) tokens.push(text.slice(start, n));
-  return tokens;
+  if (kind !== SEPARATOR) push(n);
+  if (tokens.length > 0) paragraphs.push(tokens);
+  return paragraphs;
 }

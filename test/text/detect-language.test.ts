@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { franc } from 'franc-min';
+import { describe, expect, it } from 'vitest';
+import { detectLanguage, francMin } from '../../src/text/detect-language.js';
+import { normalizeText } from '../../src/text/normalize-text.js';
+
+const datasetDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', 'article-benchmark-dev');
+const devTexts = Object.values(
+  JSON.parse(readFileSync(join(datasetDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>,
+).map((t) => t.articleBody);
+
+describe('francMin', () => {
+  it('gives franc-min’s answer on prefixes of the dev pages', () => {
+    for (const text of devTexts) {
+      for (const n of [12, 64, 256, 2048, 4000]) {
+        const sample = text.slice(0, n);
+        expect(francMin(sample), sample.slice(0, 40)).toBe(franc(sample));
+      }
+    }
+  });
+
+  it('gives franc-min’s answer on arbitrary strings', () => {
+    const alphabet = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz     éñçàüöабвгдеёжзийклмнопрстуфх中文日本語한국ελληνικά0123456789.,!?'.split(''));
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 300 }).map((a) => a.join('')), (text) => {
+        expect(francMin(text)).toBe(franc(text));
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (text) => {
+      expect(francMin(text)).toBe(franc(text));
+    }), { numRuns: 200 });
+  });
+});
+
+describe('detectLanguage', () => {
+  it.each([
+    ['eng', 'The government announced yesterday that the new measures will come into force across the country next week.'],
+    ['rus', 'Правительство объявило вчера, что новые меры вступят в силу на следующей неделе.'],
+    ['spa', 'El gobierno anunció ayer que las nuevas medidas entrarán en vigor en todo el país la próxima semana.'],
+    ['cat', 'El govern va anunciar ahir que les noves mesures entraran en vigor a tot el país la setmana vinent.'],
+    ['cat', 'La detecció de documents gairebé duplicats és un problema important per als cercadors, perquè omplen els índexs.'],
+    ['fra', 'Le gouvernement a annoncé hier que les nouvelles mesures entreront en vigueur dans tout le pays la semaine prochaine.'],
+    ['deu', 'Die Regierung hat gestern angekündigt, dass die neuen Maßnahmen nächste Woche im ganzen Land in Kraft treten.'],
+    ['cmn', '政府昨天宣布，新措施将于下周在全国生效。'],
+    ['jpn', '政府は昨日、新しい措置が来週から全国で施行されると発表しました。'],
+  ])('%s: %s', (language, text) => {
+    expect(detectLanguage(normalizeText(text))).toBe(language);
+  });
+
+  it('is und for empty, short or letterless text', () => {
+    expect(detectLanguage('')).toBe('und');
+    expect(detectLanguage('hello')).toBe('und');
+    expect(detectLanguage('1234567890 42 !!!')).toBe('und');
+  });
+
+  it('looks at a bounded prefix only', () => {
+    const english = 'The government announced yesterday that the new measures will come into force. ';
+    const russian = 'Правительство объявило вчера, что новые меры вступят в силу. '.repeat(50);
+    expect(detectLanguage(english + russian, { maxChars: english.length })).toBe('eng');
+    expect(detectLanguage(english + russian, { maxChars: 4000 })).toBe('rus');
+  });
+});

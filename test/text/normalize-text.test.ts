@@ -1,0 +1,90 @@
+import { alphabetMap } from 'confusables';
+import { describe, expect, it } from 'vitest';
+import { dominantScript, foldHomoglyphs } from '../../src/text/fold-homoglyphs.js';
+import { HOMOGLYPH_CLASSES } from '../../src/text/homoglyph-table.js';
+import { normalizeText } from '../../src/text/normalize-text.js';
+
+describe('normalizeText', () => {
+  it('applies NFKC and lower case', () => {
+    expect(normalizeText('ＡＢＣ ﬁle Ⅻ')).toBe('abc file xii');
+    expect(normalizeText('Cafe\u0301')).toBe('café');
+  });
+
+  it('folds Cyrillic look-alikes in Latin text to Latin', () => {
+    expect(normalizeText('Тhе quiсk brоwn fох')).toBe('the quick brown fox');
+    expect(normalizeText('РАУРАL')).toBe('paypal');
+  });
+
+  it('folds Latin look-alikes in Cyrillic text to Cyrillic', () => {
+    const original = 'Расход денег на рекламу в этом году';
+    const spoofed = 'Pacxoд дeнeг нa peклaму в этoм гoду';
+    expect(normalizeText(spoofed)).toBe(normalizeText(original));
+    expect(normalizeText(original)).toBe(original.toLowerCase());
+  });
+
+  it('folds Greek look-alikes in Latin text', () => {
+    expect(normalizeText('ΤΗΕ ΚΕΥ ΜΑΝ')).toBe('the key man');
+  });
+
+  it('leaves Greek text Greek', () => {
+    expect(normalizeText('Καλημέρα κόσμε')).toBe('καλημέρα κόσμε');
+  });
+
+  it('replaces lone surrogates instead of throwing', () => {
+    expect(normalizeText('a\uD800b\uDC00c')).toBe('a\uFFFDb\uFFFDc');
+    expect(normalizeText('😀 ok')).toBe('😀 ok');
+  });
+
+  it('rejects non-strings', () => {
+    expect(() => normalizeText(42 as unknown as string)).toThrow(TypeError);
+  });
+});
+
+describe('dominantScript', () => {
+  it.each([
+    ['hello world', 'latin'],
+    ['привет мир', 'cyrillic'],
+    ['γειά σου κόσμε', 'greek'],
+    ['123 !!', null],
+    // Only look-alike letters: no evidence either way, Latin by default.
+    ['асе', null],
+  ])('%s → %s', (text, script) => {
+    expect(dominantScript(text)).toBe(script);
+  });
+
+  it('is unchanged by swapping letters for look-alikes', () => {
+    const text = 'The accepted proposal of the copper company';
+    const swapped = text.replace(/[aceop]/g, (c) => ({ a: 'а', c: 'с', e: 'е', o: 'о', p: 'р' })[c]!);
+    expect(dominantScript(swapped)).toBe(dominantScript(text));
+    expect(foldHomoglyphs(swapped)).toBe(text);
+  });
+});
+
+describe('homoglyph table', () => {
+  it('has one Latin letter per class and no letter in two classes', () => {
+    const seen = new Set<string>();
+    for (const cls of HOMOGLYPH_CLASSES) {
+      for (const member of [cls.latin, cls.cyrillic, cls.greek, ...cls.extra]) {
+        if (member === '') continue;
+        expect(seen.has(member), member).toBe(false);
+        seen.add(member);
+      }
+    }
+  });
+
+  it('lists only pairs the confusables package also maps to the same Latin letter', () => {
+    // The package maps capital І, Ι, Ӏ to lower-case l rather than I (both look alike).
+    const alsoAs: Record<string, string> = { I: 'l' };
+    for (const cls of HOMOGLYPH_CLASSES) {
+      const alternates = new Set([
+        ...(alphabetMap.get(cls.latin) ?? []),
+        ...(alphabetMap.get(cls.latin.toLowerCase()) ?? []),
+        ...(alphabetMap.get(cls.latin.toUpperCase()) ?? []),
+        ...(alphabetMap.get(alsoAs[cls.latin] ?? '') ?? []),
+      ]);
+      for (const member of [cls.cyrillic, cls.greek, ...cls.extra]) {
+        if (member !== '') expect(alternates.has(member), `${cls.latin} ~ ${member}`).toBe(true);
+      }
+    }
+  });
+});
