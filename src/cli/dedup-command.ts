@@ -1,9 +1,124 @@
+/**
+ * `neardup dedup <input...>`: batch dedup of existing corpora (HTML/text files and folders,
+ * JSONL, WARC) into a --data folder, with the same outputs as a crawl.
+ */
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { NeardupError } from '../errors.js';
+import { loadConfig } from '../config.js';
+import { dedupBatch, type BatchProgress, type BatchSummary } from '../batch/dedup-batch.js';
+import type { BatchProblem } from '../batch/batch-entry.js';
+import { inputKindHelp } from '../batch/input-kind.js';
+import { intFlag } from './shared.js';
 
-// Placeholder until the dedup command is built.
+interface DedupFlags {
+  readonly data: string;
+  readonly workers?: number;
+  readonly distance?: number;
+  readonly maxInFlight?: number;
+  readonly json?: boolean;
+  readonly progress: boolean;
+}
+
+/** Problems printed one a line on stderr before the rest are only counted. */
+const problemsPrinted = 20;
+
+function progressLine(p: Readonly<BatchProgress>): string {
+  const rejected = p.exact + p.near;
+  return `dedup: ${p.documents} docs  ${Math.round(p.docsPerSecond)} docs/s  kept ${p.stored}  rejected ${rejected} `
+    + `(exact ${p.exact}, near ${p.near})  skipped ${p.skipped}  errors ${p.errors}`;
+}
+
+function summaryText(s: BatchSummary, dataDir: string): string {
+  const reasons = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k} ${v}`).join(', ');
+  const lines = [
+    `dedup: ${s.documents} documents in ${(s.elapsedMs / 1000).toFixed(1)} s (${Math.round(s.docsPerSecond)} docs/s, `
+      + `${s.workers === 0 ? 'in-process' : `${s.workers} worker${s.workers === 1 ? '' : 's'}`})${s.interrupted ? ' — interrupted' : ''}`,
+    `  stored ${s.stored}, rejected ${s.exact + s.near} (exact ${s.exact}, near ${s.near}), skipped ${s.skipped}`
+      + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}, errors ${s.errors}`,
+  ];
+  if (s.ignored > 0) lines.push(`  ignored records: ${s.ignored} (${reasons(s.ignoredBy)})`);
+  lines.push(`  outputs: ${join(dataDir, 'neardup.db')}, ${join(dataDir, 'corpus.jsonl')}`);
+  return `${lines.join('\n')}\n`;
+}
+
 export function registerDedup(program: Command): void {
-  program.command('dedup').description('(dedup: not built yet)').action(() => {
-    throw new NeardupError('E_TODO', 'dedup is not built yet');
-  });
+  program
+    .command('dedup')
+    .description(`batch dedup of existing files: ${inputKindHelp}; JSONL lines are {url,text} or {url,html}`)
+    .argument('<input...>', 'files and folders to read, in this order (folders recursively, sorted by name)')
+    .option('--data <dir>', 'folder for neardup.db and corpus.jsonl', './data')
+    .option('--workers <n>', 'worker threads for extraction and fingerprinting, 0 = one per core (default: config dedup.workers, 0)', intFlag('workers', 0, 256))
+    .option('--max-in-flight <n>', 'documents read but not yet committed, at most (default: config dedup.maxInFlight, 512)', intFlag('max-in-flight', 1, 1_000_000))
+    .option('--distance <k>', 'near-duplicate threshold k (default: config fingerprint.distance, 3)', intFlag('distance', 0, 31))
+    .option('--json', 'print the summary as JSON on stdout', false)
+    .option('--no-progress', 'no live progress line on stderr (it is shown only on a terminal anyway)')
+    .action(async (inputs: string[], flags: DedupFlags, cmd: Command) => {
+      const root = cmd.parent ?? cmd;
+      const config = loadConfig({
+        file: root.opts<{ config?: string }>().config,
+        overrides: {
+          ...(flags.distance === undefined ? {} : { fingerprint: { distance: flags.distance } }),
+          dedup: {
+            ...(flags.workers === undefined ? {} : { workers: flags.workers }),
+            ...(flags.maxInFlight === undefined ? {} : { maxInFlight: flags.maxInFlight }),
+          },
+        },
+      });
+
+      const tty = flags.progress && process.stderr.isTTY === true;
+      let lastDraw = 0;
+      let drawn = false;
+      const clear = () => {
+        if (drawn) process.stderr.write('\r\x1b[K');
+        drawn = false;
+      };
+      let printed = 0;
+      let unprinted = 0;
+      const onProblem = (p: BatchProblem) => {
+        if (printed >= problemsPrinted) {
+          unprinted += 1;
+          return;
+        }
+        printed += 1;
+        clear();
+        process.stderr.write(`neardup: ${p.position}: ${p.message}\n`);
+      };
+      const onProgress = (p: Readonly<BatchProgress>) => {
+        const now = performance.now();
+        if (now - lastDraw < 250) return;
+        lastDraw = now;
+        process.stderr.write(`\r\x1b[K${progressLine(p)}`);
+        drawn = true;
+      };
+
+      const controller = new AbortController();
+      const onSigint = () => {
+        clear();
+        process.stderr.write('neardup: interrupted, finishing documents in flight (Ctrl-C again to quit now)\n');
+        controller.abort();
+        process.removeListener('SIGINT', onSigint);
+      };
+      process.on('SIGINT', onSigint);
+      let summary: BatchSummary;
+      try {
+        summary = await dedupBatch({
+          inputs,
+          dataDir: flags.data,
+          config,
+          onProblem,
+          ...(tty ? { onProgress } : {}),
+          signal: controller.signal,
+        });
+      } finally {
+        process.removeListener('SIGINT', onSigint);
+        clear();
+      }
+      if (unprinted > 0) process.stderr.write(`neardup: ${unprinted} more problems not shown (${summary.errors} in all)\n`);
+      if (flags.json === true) {
+        process.stdout.write(`${JSON.stringify({ ...summary, dataDir: flags.data }, null, 2)}\n`);
+      } else {
+        process.stdout.write(summaryText(summary, flags.data));
+      }
+      if (summary.interrupted) process.exitCode = 130;
+    });
 }

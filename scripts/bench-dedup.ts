@@ -1,0 +1,157 @@
+/**
+ * Batch dedup throughput: `npm run bench:dedup -- [--docs 100000] [--workers 0] [--baseline-docs n]`.
+ *
+ * Generates (once, cached under /tmp/neardup-bench-dedup/) a JSONL file of --docs documents of
+ * ~5 KB text each, made from the dev pages' hand-made texts: paragraphs drawn at random, with
+ * ~3% of words replaced, so that documents differ; ~10% of documents are duplicates of an
+ * earlier one (half exact copies, half with two words changed). Then, each in a fresh child
+ * process and a fresh data folder:
+ *   1. neardup: `dedupBatch` with worker threads (default: one per core), as `neardup dedup` runs;
+ *   2. baseline beside it: the same reader, analysis and index, all on the main thread
+ *      (`inProcess: true`), on the first --baseline-docs documents (default: all).
+ * Last line:
+ *   `dedup: docs=<n> docs_per_s=<..> peak_rss_mb=<..> baseline_docs_per_s=<..> speedup=<..> stored=<..> rejected=<..>`
+ */
+import { execFile } from 'node:child_process';
+import { createWriteStream, existsSync, readFileSync, renameSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { parseArgs } from 'node:util';
+import { once } from 'node:events';
+
+const { values: flags } = parseArgs({
+  options: {
+    docs: { type: 'string', default: '100000' },
+    workers: { type: 'string', default: '0' },
+    'baseline-docs': { type: 'string' },
+    seed: { type: 'string', default: '7' },
+    child: { type: 'string' },
+    input: { type: 'string' },
+    data: { type: 'string' },
+    limit: { type: 'string' },
+  },
+});
+
+const here = new URL('.', import.meta.url).pathname;
+
+// ------------------------------------------------------------------ child: one measured run
+
+if (flags.child !== undefined) {
+  const { loadConfig } = await import('../src/config.js');
+  const { dedupEntries } = await import('../src/batch/dedup-batch.js');
+  const { readInputs, resolveInputs } = await import('../src/batch/read-inputs.js');
+  const config = loadConfig({ env: {} });
+  const limit = flags.limit === undefined ? Number.POSITIVE_INFINITY : Number(flags.limit);
+  async function* limited() {
+    let n = 0;
+    for await (const entry of readInputs(await resolveInputs([flags.input!]))) {
+      if (n++ >= limit) return;
+      yield entry;
+    }
+  }
+  const summary = await dedupEntries(limited(), {
+    dataDir: flags.data!,
+    config,
+    ...(flags.child === 'inline' ? { inProcess: true } : { workers: Number(flags.workers) }),
+  });
+  process.stdout.write(`${JSON.stringify({ ...summary, problems: summary.problems.length, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  process.exit(0);
+}
+
+// ------------------------------------------------------------------ the input
+
+const docs = Number(flags.docs);
+const seed = Number(flags.seed);
+if (!Number.isInteger(docs) || docs < 1) throw new Error(`Expected \`docs\` to be a positive integer, got \`${flags.docs}\``);
+
+function prng(s: number): () => number {
+  let a = s >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function generate(path: string): Promise<void> {
+  const truth = JSON.parse(readFileSync(resolve(here, '../../shared/datasets/article-benchmark-dev/ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+  const paragraphs = Object.values(truth).flatMap((t) => t.articleBody.split(/\n+/).map((p) => p.trim()).filter((p) => p.length >= 80));
+  const vocabulary = [...new Set(paragraphs.join(' ').split(/\s+/).filter((w) => /^\p{L}{4,}$/u.test(w)))];
+  const random = prng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const recent: string[] = []; // the last documents, candidates to be duplicated
+  const tmp = `${path}.partial`;
+  const out = createWriteStream(tmp);
+  for (let i = 0; i < docs; i += 1) {
+    let text: string;
+    if (recent.length > 0 && random() < 0.1) {
+      text = pick(recent);
+      if (random() < 0.5) {
+        const words = text.split(' ');
+        for (let e = 0; e < 2; e += 1) words[Math.floor(random() * words.length)] = pick(vocabulary);
+        text = words.join(' ');
+      }
+    } else {
+      const parts: string[] = [];
+      let length = 0;
+      while (length < 5000) {
+        const words = pick(paragraphs).split(' ');
+        for (let w = 0; w < words.length; w += 1) if (random() < 0.03) words[w] = pick(vocabulary);
+        const p = words.join(' ');
+        parts.push(p);
+        length += p.length + 2;
+      }
+      text = parts.join('\n\n');
+      recent.push(text);
+      if (recent.length > 2000) recent.splice(0, 1000);
+    }
+    if (!out.write(`${JSON.stringify({ url: `https://bench.example/doc/${i}`, text, source: 'bench' })}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  renameSync(tmp, path);
+}
+
+const cacheDir = join(tmpdir(), 'neardup-bench-dedup');
+await mkdir(cacheDir, { recursive: true });
+const input = join(cacheDir, `docs-${docs}-seed${seed}.jsonl`);
+if (!existsSync(input)) {
+  process.stderr.write(`generating ${docs} documents → ${input}\n`);
+  await generate(input);
+}
+
+// ------------------------------------------------------------------ the two runs
+
+interface RunResult {
+  documents: number; stored: number; exact: number; near: number; skipped: number; errors: number;
+  elapsedMs: number; docsPerSecond: number; workers: number; peakRssMb: number;
+}
+
+const run = promisify(execFile);
+async function measure(mode: 'batch' | 'inline', limit?: number): Promise<RunResult> {
+  const data = await mkdtemp(join(tmpdir(), `neardup-bench-${mode}-`));
+  try {
+    const args = ['--import', 'tsx', join(here, 'bench-dedup.ts'), '--child', mode, '--input', input, '--data', data, '--workers', flags.workers];
+    if (limit !== undefined) args.push('--limit', String(limit));
+    const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 24 });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunResult;
+  } finally {
+    await rm(data, { recursive: true, force: true });
+  }
+}
+
+const batch = await measure('batch');
+process.stderr.write(`neardup: ${batch.documents} docs in ${(batch.elapsedMs / 1000).toFixed(1)} s with ${batch.workers} workers, `
+  + `stored ${batch.stored}, exact ${batch.exact}, near ${batch.near}, skipped ${batch.skipped}, errors ${batch.errors}, peak RSS ${batch.peakRssMb} MB\n`);
+const baselineDocs = flags['baseline-docs'] === undefined ? undefined : Number(flags['baseline-docs']);
+const baseline = await measure('inline', baselineDocs);
+process.stderr.write(`baseline (in-process, 1 thread): ${baseline.documents} docs in ${(baseline.elapsedMs / 1000).toFixed(1)} s, peak RSS ${baseline.peakRssMb} MB\n`);
+
+const f = (x: number) => Math.round(x);
+process.stdout.write(`dedup: docs=${batch.documents} docs_per_s=${f(batch.docsPerSecond)} peak_rss_mb=${batch.peakRssMb} `
+  + `baseline_docs_per_s=${f(baseline.docsPerSecond)} speedup=${(batch.docsPerSecond / baseline.docsPerSecond).toFixed(2)} `
+  + `stored=${batch.stored} rejected=${batch.exact + batch.near}\n`);

@@ -1,0 +1,126 @@
+/**
+ * A fixed pool of worker threads running `analyzePage` (extraction + fingerprinting), the CPU
+ * part of batch dedup. Work goes out in batches of documents per message, to amortise the cost
+ * of postMessage; each batch goes to the worker with the fewest batches pending. A worker that
+ * dies is replaced, and the batches it held are rejected with WorkerCrashError so the caller can
+ * retry them (one document at a time, to isolate a document that kills its worker).
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { NeardupError } from '../errors.js';
+import type { Config } from '../config.js';
+import type { AnalyzedPage } from '../pipeline.js';
+import type { PageInput } from '../types.js';
+
+/** A message to a worker: documents to analyse. */
+export interface AnalyzeRequest {
+  readonly id: number;
+  readonly inputs: readonly PageInput[];
+}
+
+/** The outcome for one document. */
+export type AnalyzeResult = { readonly ok: true; readonly page: AnalyzedPage } | { readonly ok: false; readonly error: string };
+
+/** A worker's answer: one result per input, same order. */
+export interface AnalyzeResponse {
+  readonly id: number;
+  readonly results: readonly AnalyzeResult[];
+}
+
+/** A worker thread exited or failed while it held a batch. */
+export class WorkerCrashError extends NeardupError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_WORKER', message, options);
+  }
+}
+
+export interface AnalyzePoolOptions {
+  /** Worker threads; 0 = one per core (`os.availableParallelism()`). @default 0 */
+  readonly size?: number;
+  /** The configuration every worker analyses with. */
+  readonly config: Config;
+}
+
+interface Pending {
+  readonly resolve: (results: readonly AnalyzeResult[]) => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  readonly pending: Map<number, Pending>;
+}
+
+/** The worker script: the TypeScript body through a tsx-registering shim, or the compiled .js. */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  return here.endsWith('.ts') ? new URL('./analyze-worker-entry.mjs', here) : new URL('./analyze-worker.js', here);
+}
+
+/** Resolves `dedup.workers`: 0 means one per core. */
+export function workerCount(requested: number): number {
+  return requested > 0 ? requested : Math.max(1, availableParallelism());
+}
+
+export class AnalyzePool {
+  readonly size: number;
+  readonly #config: Config;
+  readonly #slots: Slot[] = [];
+  #nextId = 0;
+  #closed = false;
+
+  constructor(options: AnalyzePoolOptions) {
+    this.size = workerCount(options.size ?? 0);
+    this.#config = options.config;
+    for (let i = 0; i < this.size; i += 1) this.#slots.push({ worker: this.#spawn(i), pending: new Map() });
+  }
+
+  #spawn(index: number): Worker {
+    const worker = new Worker(workerUrl(), { workerData: { config: this.#config } });
+    worker.on('message', (response: AnalyzeResponse) => {
+      const slot = this.#slots[index]!;
+      const pending = slot.pending.get(response.id);
+      if (pending === undefined) return;
+      slot.pending.delete(response.id);
+      pending.resolve(response.results);
+    });
+    const fail = (error: Error) => {
+      const slot = this.#slots[index];
+      if (slot === undefined || slot.worker !== worker) return;
+      const held = [...slot.pending.values()];
+      slot.pending.clear();
+      for (const p of held) p.reject(new WorkerCrashError(`analysis worker failed: ${error.message}`, { cause: error }));
+      if (!this.#closed) slot.worker = this.#spawn(index);
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      if (!this.#closed) fail(new Error(`worker exited with code ${code}`));
+    });
+    return worker;
+  }
+
+  /** Analyses the inputs in a worker; one result per input, in order. */
+  run(inputs: readonly PageInput[]): Promise<readonly AnalyzeResult[]> {
+    if (this.#closed) return Promise.reject(new WorkerCrashError('the analysis pool is closed'));
+    let slot = this.#slots[0]!;
+    for (const s of this.#slots) if (s.pending.size < slot.pending.size) slot = s;
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      const request: AnalyzeRequest = { id, inputs };
+      slot.worker.postMessage(request);
+    });
+  }
+
+  /** Stops every worker; batches still pending are rejected. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all(this.#slots.map(async (slot) => {
+      const held = [...slot.pending.values()];
+      slot.pending.clear();
+      for (const p of held) p.reject(new WorkerCrashError('the analysis pool was closed'));
+      await slot.worker.terminate();
+    }));
+  }
+}

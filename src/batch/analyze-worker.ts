@@ -1,0 +1,25 @@
+/**
+ * Worker thread body: receives batches of PageInput, runs the pure half of the pipeline
+ * (`analyzePage`: extract if HTML, normalise, fingerprint) on each, and posts the results back
+ * in the same order. A document that throws becomes an error result; the batch goes on.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { analyzePage } from '../pipeline.js';
+import type { Config } from '../config.js';
+import type { AnalyzeRequest, AnalyzeResponse, AnalyzeResult } from './analyze-pool.js';
+
+const port = parentPort;
+if (port === null) throw new Error('analyze-worker must run in a worker thread');
+const config = (workerData as { config: Config }).config;
+
+port.on('message', (request: AnalyzeRequest) => {
+  const results: AnalyzeResult[] = request.inputs.map((input) => {
+    try {
+      return { ok: true, page: analyzePage(input, config) };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  const response: AnalyzeResponse = { id: request.id, results };
+  port.postMessage(response);
+});

@@ -1,0 +1,171 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { BatchEntry, BatchProblem } from '../../src/batch/batch-entry.js';
+import { dedupBatch, dedupEntries, type BatchSummary } from '../../src/batch/dedup-batch.js';
+import { InputError } from '../../src/errors.js';
+import { writeWarc } from './warc-fixture.js';
+
+const truth = JSON.parse(await readFile(new URL('../../../shared/datasets/article-benchmark-dev/ground-truth.json', import.meta.url), 'utf8')) as Record<string, { articleBody: string; url: string }>;
+const texts = Object.keys(truth).sort().map((id) => truth[id]!.articleBody).filter((t) => t.length > 1500);
+
+let dir: string;
+let config: Config;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'neardup-dedup-'));
+  config = loadConfig({ env: {} });
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function storedUrls(dataDir: string): Promise<string[]> {
+  const corpus = await readFile(join(dataDir, 'corpus.jsonl'), 'utf8');
+  return corpus.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { url: string }).url);
+}
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Near-duplicate chains (~150-word texts) whose stored members depend on the order of commits. */
+function clusteredDocs(count: number): string[] {
+  const random = prng(3);
+  const lines: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const base = texts[i % 20]!.split(' ').slice(0, 150).join(' ');
+    const words = base.split(' ');
+    const variant = random() < 0.3 ? base : words.map((w) => (random() < 0.01 * (i % 4) ? 'edited' : w)).join(' ');
+    lines.push(JSON.stringify({ url: `http://docs.example/${i}`, text: variant }));
+  }
+  return lines;
+}
+
+describe('dedupBatch', () => {
+  it('dedups mixed inputs (folder, JSONL, WARC) into the same outputs as a crawl', async () => {
+    const [t1, t2, t3] = texts as [string, string, string];
+    const html = (t: string) => `<!doctype html><html><head><title>T</title></head><body><article>${t.split('\n').filter((p) => p.trim() !== '').map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
+    await mkdir(join(dir, 'site', 'sub'), { recursive: true });
+    await writeFile(join(dir, 'site', 'a.html'), html(t1));
+    await writeFile(join(dir, 'site', 'sub', 'b.html.gz'), gzipSync(html(t2)));
+    await writeFile(join(dir, 'site', 'sub', 'c.txt'), t3);
+    await writeFile(join(dir, 'docs.jsonl'), [
+      JSON.stringify({ url: 'http://j.example/copy-of-c', text: t3 }),
+      '{not json',
+      JSON.stringify({ url: 'http://j.example/short', text: 'Too short.' }),
+    ].join('\n'));
+    await writeWarc(join(dir, 'crawl.warc.gz'), [
+      { type: 'request', url: 'http://w.example/a', body: '' },
+      { type: 'response', url: 'http://w.example/a', httpHeaders: { 'Content-Type': 'text/html; charset=utf-8' }, body: html(t1) },
+      { type: 'response', url: 'http://w.example/img', httpHeaders: { 'Content-Type': 'image/png' }, body: 'PNG' },
+    ], true);
+
+    const problems: BatchProblem[] = [];
+    const data = join(dir, 'data');
+    const summary = await dedupBatch({
+      inputs: [join(dir, 'site'), join(dir, 'docs.jsonl'), join(dir, 'crawl.warc.gz')],
+      dataDir: data,
+      config,
+      workers: 2,
+      onProblem: (p) => problems.push(p),
+    });
+    expect(await storedUrls(data)).toEqual([join(dir, 'site', 'a.html'), join(dir, 'site', 'sub', 'b.html.gz'), join(dir, 'site', 'sub', 'c.txt')]);
+    expect(summary).toMatchObject({ documents: 6, stored: 3, skipped: 1, skippedBy: { 'too-short': 1 }, errors: 1, workers: 2, interrupted: false });
+    expect(summary.exact + summary.near).toBe(2); // the JSONL copy of c.txt and the WARC copy of a.html
+    expect(summary.ignored).toBe(3); // warcinfo, request, image
+    expect(problems).toEqual([{ position: `${join(dir, 'docs.jsonl')}:2`, message: expect.stringMatching(/^invalid JSON/) }]);
+    expect(summary.problems).toEqual(problems);
+  });
+
+  it('stores the same set on every run and with any number of workers or batch size', async () => {
+    const path = join(dir, 'clusters.jsonl');
+    await writeFile(path, `${clusteredDocs(120).join('\n')}\n`);
+    const runs: Array<{ name: string; options: object }> = [
+      { name: 'in-process', options: { inProcess: true } },
+      { name: '1 worker', options: { workers: 1 } },
+      { name: '2 workers', options: { workers: 2 } },
+      { name: '2 workers, tiny batches', options: { workers: 2, batchSize: 1, maxInFlight: 5 } },
+    ];
+    const results: Array<{ name: string; stored: string[]; summary: BatchSummary }> = [];
+    for (const run of runs) {
+      const data = join(dir, `data-${results.length}`);
+      const summary = await dedupBatch({ inputs: [path], dataDir: data, config, ...run.options });
+      results.push({ name: run.name, stored: await storedUrls(data), summary });
+    }
+    const first = results[0]!;
+    // The chains make the outcome order-dependent: far fewer stored than read, exact and near both met.
+    expect(first.stored.length).toBeLessThan(80);
+    expect(first.summary.exact).toBeGreaterThan(0);
+    expect(first.summary.near).toBeGreaterThan(0);
+    for (const r of results.slice(1)) {
+      expect(r.stored, r.name).toEqual(first.stored);
+      expect([r.summary.stored, r.summary.exact, r.summary.near, r.summary.skipped], r.name)
+        .toEqual([first.summary.stored, first.summary.exact, first.summary.near, first.summary.skipped]);
+    }
+  });
+
+  it('never reads more than maxInFlight documents (plus one batch) ahead of the commits', async () => {
+    const lines = clusteredDocs(200);
+    let read = 0;
+    let committed = 0;
+    let maxAhead = 0;
+    async function* source(): AsyncGenerator<BatchEntry> {
+      for (let i = 0; i < lines.length; i += 1) {
+        const { url, text } = JSON.parse(lines[i]!) as { url: string; text: string };
+        read += 1;
+        maxAhead = Math.max(maxAhead, read - committed);
+        yield { kind: 'page', position: `gen:${i + 1}`, input: { url, text }, size: text.length };
+      }
+    }
+    const summary = await dedupEntries(source(), {
+      dataDir: join(dir, 'data'), config, workers: 2, maxInFlight: 40, batchSize: 8,
+      onProgress: (p) => { committed = p.documents; },
+    });
+    expect(summary.documents).toBe(200);
+    expect(maxAhead).toBeGreaterThan(8); // it does read ahead, to keep both workers busy
+    expect(maxAhead).toBeLessThanOrEqual(40 + 8);
+  });
+
+  it('counts and reports problems in input order and goes on', async () => {
+    const path = join(dir, 'bad.jsonl');
+    const good = texts.slice(0, 3).map((t, i) => JSON.stringify({ url: `http://g/${i}`, text: t }));
+    await writeFile(path, [good[0], '[]', good[1], '{"url":1}', '', 'nope', good[2]].join('\n'));
+    const seen: string[] = [];
+    const summary = await dedupBatch({ inputs: [path], dataDir: join(dir, 'data'), config, workers: 1, onProblem: (p) => seen.push(p.position) });
+    expect(seen).toEqual([`${path}:2`, `${path}:4`, `${path}:6`]);
+    expect(summary).toMatchObject({ documents: 3, stored: 3, errors: 3 });
+  });
+
+  it('stops reading when aborted and still commits what it read', async () => {
+    const controller = new AbortController();
+    const lines = clusteredDocs(100);
+    async function* source(): AsyncGenerator<BatchEntry> {
+      for (let i = 0; i < lines.length; i += 1) {
+        if (i === 30) controller.abort();
+        const { url, text } = JSON.parse(lines[i]!) as { url: string; text: string };
+        yield { kind: 'page', position: `gen:${i + 1}`, input: { url, text }, size: text.length };
+      }
+    }
+    const data = join(dir, 'data');
+    const summary = await dedupEntries(source(), { dataDir: data, config, inProcess: true, signal: controller.signal });
+    expect(summary.interrupted).toBe(true);
+    expect(summary.documents).toBe(30);
+    expect((await storedUrls(data)).length).toBe(summary.stored);
+  });
+
+  it('refuses a missing input with an InputError before creating anything', async () => {
+    const data = join(dir, 'data');
+    await expect(dedupBatch({ inputs: [join(dir, 'missing.jsonl')], dataDir: data, config })).rejects.toBeInstanceOf(InputError);
+    await expect(readFile(join(data, 'corpus.jsonl'))).rejects.toThrow(/ENOENT/);
+  });
+});
