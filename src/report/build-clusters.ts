@@ -19,8 +19,8 @@ import { hammingDistance } from '../fingerprint/fingerprint-codec.js';
 import type { Fingerprint, RejectedDocument, SkippedPage, StoredDocument } from '../types.js';
 import type { Cluster, ClusterMember, ClusterReport, ClusterStats } from './cluster-report.js';
 import { choosePrimary, type PrimaryCandidate, type PrimaryWeights } from './choose-primary.js';
-import { comparableUrl } from './comparable-url.js';
-import { findHostMirrors, memberHost, validateMirrorOptions } from './find-host-mirrors.js';
+import { comparableUrl, urlFacts } from './comparable-url.js';
+import { findHostMirrors, pageHostReader, validateMirrorOptions } from './find-host-mirrors.js';
 
 /** Options of `buildClusters`; `config.report` fits as is. */
 export interface BuildClustersOptions {
@@ -122,8 +122,9 @@ export function buildClusters(
   const threshold = options.distanceThreshold ?? null;
 
   const hostPages = new Map<string, number>();
+  const pageHost = pageHostReader();
   const countHost = (doc: { readonly url: string; readonly finalUrl?: string | null }) => {
-    const host = memberHost(doc);
+    const host = pageHost(doc);
     if (host !== null) hostPages.set(host, (hostPages.get(host) ?? 0) + 1);
   };
 
@@ -182,24 +183,34 @@ export function buildClusters(
     else list.push(i);
   }
 
+  // URL facts of every node, from one parse each: keys (url, then finalUrl when it differs) and depth.
+  const nodeKeys: string[][] = [];
+  const nodeDepths: (number | null)[] = [];
+  for (const node of nodes) {
+    const facts = urlFacts(node.doc.url);
+    const keys = [facts.key];
+    const final = nonEmpty(node.doc.finalUrl);
+    if (final !== undefined) {
+      const finalKey = comparableUrl(final);
+      if (finalKey !== facts.key) keys.push(finalKey);
+    }
+    nodeKeys.push(keys);
+    nodeDepths.push(facts.pathDepth);
+  }
+
   // In-link counts of cluster members only, keyed by comparable URL.
   const linkCounts = new Map<string, number>();
-  for (const node of nodes) {
-    linkCounts.set(comparableUrl(node.doc.url), 0);
-    const final = nonEmpty(node.doc.finalUrl);
-    if (final !== undefined) linkCounts.set(comparableUrl(final), 0);
-  }
+  for (const keys of nodeKeys) for (const key of keys) linkCounts.set(key, 0);
   for (const [url, count] of inLinks) {
     if (!Number.isFinite(count) || count <= 0) continue;
     const key = comparableUrl(url);
     const current = linkCounts.get(key);
     if (current !== undefined) linkCounts.set(key, current + count);
   }
-  const inLinksOf = (doc: StoredDocument | RejectedDocument) => {
-    const key = comparableUrl(doc.url);
-    const final = nonEmpty(doc.finalUrl);
-    const finalKey = final === undefined ? key : comparableUrl(final);
-    return (linkCounts.get(key) ?? 0) + (finalKey === key ? 0 : linkCounts.get(finalKey) ?? 0);
+  const inLinksOf = (i: number) => {
+    let sum = 0;
+    for (const key of nodeKeys[i]!) sum += linkCounts.get(key) ?? 0;
+    return sum;
   };
 
   // A rejected exact copy without its own fingerprint has its match's.
@@ -240,7 +251,9 @@ export function buildClusters(
         lastModified: doc.lastModified,
         textLength: doc.textLength,
         depth: doc.depth,
-        inLinks: inLinksOf(doc),
+        inLinks: inLinksOf(i),
+        urlKeys: nodeKeys[i]!,
+        pathDepth: nodeDepths[i]!,
       };
     });
     const choice = choosePrimary(candidates, weights);

@@ -18,7 +18,7 @@
  * strongest weight first, e.g. `canonical (2 of 3 members point here)`, `in-links 12 vs 3`,
  * `earliest date 2024-01-02 vs 2024-03-05`.
  */
-import { comparableUrl, urlPathDepth } from './comparable-url.js';
+import { comparableUrl, urlFacts } from './comparable-url.js';
 
 /** Weights of the primary-choice signals (config `report.primaryWeights`). */
 export interface PrimaryWeights {
@@ -48,6 +48,10 @@ export interface PrimaryCandidate {
   readonly depth?: number | null | undefined;
   /** Links to this member from other crawled pages. */
   readonly inLinks: number;
+  /** `comparableUrl` of `url` and of `finalUrl`, when the caller has them already. @default computed */
+  readonly urlKeys?: readonly string[];
+  /** `urlPathDepth(url)`, when the caller has it already. @default computed */
+  readonly pathDepth?: number | null;
 }
 
 /** The member chosen and why. */
@@ -131,6 +135,10 @@ function canonicalSignal(candidates: readonly PrimaryCandidate[]): Signal {
     else if (!owners.includes(i)) owners.push(i);
   };
   candidates.forEach((c, i) => {
+    if (c.urlKeys !== undefined) {
+      for (const key of c.urlKeys) own(key, i);
+      return;
+    }
     own(comparableUrl(c.url), i);
     if (typeof c.finalUrl === 'string' && c.finalUrl !== '') own(comparableUrl(c.finalUrl), i);
   });
@@ -199,7 +207,7 @@ function completenessSignal(candidates: readonly PrimaryCandidate[]): Signal {
 }
 
 function shallowSignal(candidates: readonly PrimaryCandidate[]): Signal {
-  const paths = Float64Array.from(candidates, (c) => urlPathDepth(c.url) ?? Number.NaN);
+  const paths = Float64Array.from(candidates, (c) => (c.pathDepth !== undefined ? c.pathDepth : urlFacts(c.url).pathDepth) ?? Number.NaN);
   const crawl = Float64Array.from(candidates, (c) =>
     typeof c.depth === 'number' && Number.isInteger(c.depth) && c.depth >= 0 ? c.depth : Number.NaN);
   const pathScores = shallowScores(paths);

@@ -15,6 +15,34 @@ function parseHttp(raw: string): URL | null {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
 }
 
+/** What the report needs of one URL, from one parse. */
+export interface UrlFacts {
+  /** `comparableUrl` of it. */
+  readonly key: string;
+  /** `urlPathDepth` of it. */
+  readonly pathDepth: number | null;
+}
+
+function keyOf(url: URL): string {
+  const host = url.hostname.startsWith('www.') ? url.hostname.slice(4) : url.hostname;
+  let path = url.pathname.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  const search = url.search === '?' ? '' : url.search;
+  return `//${host}${url.port === '' ? '' : `:${url.port}`}${path}${search}`;
+}
+
+function depthOf(url: URL): number {
+  let depth = 0;
+  for (const segment of url.pathname.split('/')) if (segment !== '') depth++;
+  return depth;
+}
+
+/** Key and path depth of a URL with a single parse. */
+export function urlFacts(raw: string): UrlFacts {
+  const url = parseHttp(raw);
+  return url === null ? { key: raw.trim(), pathDepth: null } : { key: keyOf(url), pathDepth: depthOf(url) };
+}
+
 /**
  * A key equal for URLs that name the same page in practice: scheme (http/https), a leading
  * `www.`, the fragment, a trailing slash, default ports and the case of host and percent escapes
@@ -22,12 +50,27 @@ function parseHttp(raw: string): URL | null {
  */
 export function comparableUrl(raw: string): string {
   const url = parseHttp(raw);
-  if (url === null) return raw.trim();
-  const host = url.hostname.startsWith('www.') ? url.hostname.slice(4) : url.hostname;
-  let path = url.pathname.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  const search = url.search === '?' ? '' : url.search;
-  return `//${host}${url.port === '' ? '' : `:${url.port}`}${path}${search}`;
+  return url === null ? raw.trim() : keyOf(url);
+}
+
+/**
+ * A host reader for many URLs: parses each distinct `scheme://authority` once (hosts repeat across a
+ * crawl) and gives the same answer as `urlHost`. Memo lives as long as the returned function.
+ */
+export function hostReader(): (raw: string) => string | null {
+  const memo = new Map<string, string | null>();
+  return (raw: string) => {
+    // Only what the WHATWG parser itself strips may come before the scheme.
+    const m = /^[\x00-\x20]*(https?):\/\/([^/?#\\]*)/i.exec(raw);
+    if (m === null) return urlHost(raw);
+    const origin = `${m[1]!.toLowerCase()}://${m[2]!}`;
+    let host = memo.get(origin);
+    if (host === undefined) {
+      host = urlHost(`${origin}/`);
+      memo.set(origin, host);
+    }
+    return host;
+  };
 }
 
 /** Lower-case host name of an http(s) URL, or null for anything else. */
@@ -39,10 +82,7 @@ export function urlHost(raw: string): string | null {
 /** Non-empty path segments of an http(s) URL (`/` → 0, `/a/b/` → 2), or null for anything else. */
 export function urlPathDepth(raw: string): number | null {
   const url = parseHttp(raw);
-  if (url === null) return null;
-  let depth = 0;
-  for (const segment of url.pathname.split('/')) if (segment !== '') depth++;
-  return depth;
+  return url === null ? null : depthOf(url);
 }
 
 /** The URL, serialised by the WHATWG parser, when it is http(s); null otherwise (never `javascript:`). */

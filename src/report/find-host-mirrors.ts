@@ -6,12 +6,14 @@
  * Direction: the original is the host holding more primaries of the clusters the two share (then
  * more of those clusters' stored documents, then the name), so a full copy of a site is reported
  * once, as a mirror of the site whose pages were judged the originals, with `mutual` set.
+ * A pair where neither host holds any primary of the clusters they share (two mirrors of a third
+ * site) is left out: both are reported against that site.
  * A page's host is that of its final URL (after redirects), else of its URL; pages without an
  * http(s) host (batch file paths) take no part.
  */
 import { ValidationError, describeValue } from '../errors.js';
 import type { Cluster, HostMirror } from './cluster-report.js';
-import { urlHost } from './comparable-url.js';
+import { hostReader } from './comparable-url.js';
 
 /** Thresholds of mirror detection (config `report.mirrorThreshold` and `report.mirrorMinPages`). */
 export interface HostMirrorOptions {
@@ -32,9 +34,16 @@ interface PairCounts {
   yStored: number;
 }
 
-/** The host of a member for mirror purposes. */
-export function memberHost(member: { readonly url: string; readonly finalUrl?: string | null | undefined }): string | null {
-  return urlHost(typeof member.finalUrl === 'string' && member.finalUrl !== '' ? member.finalUrl : member.url);
+/** A page as far as mirrors go. */
+export interface HostedPage {
+  readonly url: string;
+  readonly finalUrl?: string | null | undefined;
+}
+
+/** A reader of the host of a page for mirror purposes (final URL, else URL), memoised per reader. */
+export function pageHostReader(): (page: HostedPage) => string | null {
+  const host = hostReader();
+  return (page) => host(typeof page.finalUrl === 'string' && page.finalUrl !== '' ? page.finalUrl : page.url);
 }
 
 export function validateMirrorOptions(options: HostMirrorOptions): { threshold: number; minPages: number } {
@@ -60,6 +69,7 @@ export function findHostMirrors(
 ): HostMirror[] {
   const { threshold, minPages } = validateMirrorOptions(options);
   const pairs = new Map<string, PairCounts>();
+  const memberHost = pageHostReader();
   for (const cluster of clusters) {
     const perHost = new Map<string, number>();
     let primaryHost: string | null = null;
@@ -102,6 +112,8 @@ export function findHostMirrors(
     const xPasses = c.xPages >= minPages && c.xPages / xOf >= threshold;
     const yPasses = c.yPages >= minPages && c.yPages / yOf >= threshold;
     if (!xPasses && !yPasses) continue;
+    // Two copies of a third host's pages (its primaries): each is reported against that host instead.
+    if (c.xPrimaries === 0 && c.yPrimaries === 0) continue;
     let xIsMirror: boolean;
     if (xPasses && yPasses) {
       // The original holds the primaries; then the stored copies; then the name decides.

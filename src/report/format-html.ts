@@ -59,6 +59,7 @@ ul.reasons{margin:0;padding-left:18px}
 details summary{cursor:pointer;color:var(--accent)}
 table.members{margin-top:8px;font-size:13px}
 table.members td,table.members th{padding:4px 8px}
+table.members .title{font-weight:400}
 .note{color:var(--muted);font-style:italic}
 `;
 
@@ -157,7 +158,7 @@ function mirrorsHtml(mirrors: readonly HostMirror[]): string {
     + `<td class="url">${escapeHtml(m.original)}</td>`
     + `<td class="num">${num(m.pages)} of ${num(m.of)}</td>`
     + `<td class="num">${(m.share * 100).toFixed(1)}%</td>`
-    + `<td>${m.mutual ? `both ways (${num(m.originalPages)} of ${num(m.originalOf)} of the original)` : ''}</td>`
+    + `<td>${m.mutual ? `yes: ${num(m.originalPages)} of ${num(m.originalOf)} ${escapeHtml(m.original)} pages too` : ''}</td>`
     + `<td>${escapeHtml(m.summary)}</td></tr>`);
   return '<section id="mirrors"><h2>Host mirrors</h2><table id="mirrors-table"><thead><tr>'
     + '<th>mirror</th><th>original</th><th class="num">pages</th><th class="num">share</th><th>mutual</th><th>summary</th>'

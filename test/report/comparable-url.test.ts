@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparableUrl, httpHref, urlHost, urlPathDepth } from '../../src/report/comparable-url.js';
+import { comparableUrl, hostReader, httpHref, urlFacts, urlHost, urlPathDepth } from '../../src/report/comparable-url.js';
 
 describe('comparableUrl', () => {
   it.each([
@@ -52,5 +52,31 @@ describe('urlHost, urlPathDepth, httpHref', () => {
     expect(httpHref('JaVaScRiPt:alert(1)')).toBeNull();
     expect(httpHref('data:text/html,<script>alert(1)</script>')).toBeNull();
     expect(httpHref('  javascript:alert(1)')).toBeNull();
+  });
+});
+
+describe('hostReader and urlFacts', () => {
+  it.each([
+    'http://Example.COM/a',
+    'HTTPS://example.com:8443/x?y#z',
+    '  http://user:pw@exa\tmple.com/',
+    'http://xn--caf-dma.example/',
+    'http://café.example/',
+    'http:/example.com/a',
+    'http:\\\\example.com\\a',
+    '\u00a0http://example.com/',
+    'ftp://example.com/',
+    'docs/a.html',
+    'http://[::1]:8080/',
+    'http://192.168.0.1/',
+  ])('answers like urlHost for %j, twice', (raw) => {
+    const read = hostReader();
+    expect(read(raw)).toBe(urlHost(raw));
+    expect(read(raw)).toBe(urlHost(raw));
+  });
+
+  it('gives the key and depth of one parse', () => {
+    expect(urlFacts('https://www.e.com/a/b/')).toEqual({ key: comparableUrl('https://www.e.com/a/b/'), pathDepth: 2 });
+    expect(urlFacts(' x/y ')).toEqual({ key: 'x/y', pathDepth: null });
   });
 });

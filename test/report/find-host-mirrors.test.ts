@@ -77,3 +77,15 @@ describe('findHostMirrors', () => {
     expect(mirrors.map((m) => m.mirror)).toEqual(['c.example', 'b.example']);
   });
 });
+
+describe('findHostMirrors with three hosts', () => {
+  it('reports two copies of a third site against that site, not against each other', () => {
+    const clusters = [1, 2, 3].map((i) => cluster([`http://origin.example/${i}`, `http://m1.example/${i}`, `http://m2.example/${i}`]));
+    const hosts = new Map([['origin.example', 3], ['m1.example', 3], ['m2.example', 3]]);
+    const mirrors = findHostMirrors(clusters, hosts, { threshold: 0.5, minPages: 2 });
+    expect(mirrors.map((m) => m.summary)).toEqual([
+      'm1.example mirrors origin.example (3 of 3 pages)',
+      'm2.example mirrors origin.example (3 of 3 pages)',
+    ]);
+  });
+});
