@@ -111,7 +111,7 @@ describe.skipIf(!hasBrowser && !inCi)('HTML report in chromium', () => {
       expect(bodyText).toContain('javascript:alert(document.domain)');
       expect(await page.locator('main img, main script, main iframe').count()).toBe(0);
       expect(await page.locator('svg[onload], [onerror]').count()).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
       const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
       for (const href of hrefs) expect(href).toMatch(/^https?:\/\//);
       expect(dialogs).toEqual([]);
