@@ -1,0 +1,276 @@
+/**
+ * Benchmark of the fingerprint index (src/index/).
+ *
+ *   npm run bench:index -- --n 1000000 [--ops 100000] [--lookups 100000] [--batch 1000] [--single 20000]
+ *                          [--brute-ms 3000] [--db <file>] [--keep]
+ *
+ * 1. loads N random fingerprints through checkAndInsertMany (10,000 per transaction) into a fresh
+ *    database under the OS temp folder, closes it and opens it again (timing the in-memory build);
+ * 2. runs `--ops` check-and-inserts in transactions of `--batch` (half within distance 1–3 of a stored
+ *    fingerprint, half new), then `--single` more one transaction each;
+ * 3. runs `--lookups` plain lookups (check), half near a stored fingerprint, half not;
+ * 4. measures RSS, then, beside it, a brute-force linear scan (popcount over every fingerprint in a
+ *    typed array) for a sample of the same queries, and checks that both give the same nearest distance.
+ *
+ * Fingerprints are drawn from a counter-based generator, so queries near stored ones are recomputed
+ * instead of kept (the benchmark itself holds no per-fingerprint memory until the brute-force step).
+ * The last line is the summary:
+ *   index: n=<N> checkinsert_per_s=<..> lookup_per_s=<..> bruteforce_lookup_per_s=<..> rss_mb=<..> db_mb=<..>
+ */
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { popcount32 } from '../src/fingerprint/fingerprint-codec.js';
+import { FingerprintIndex } from '../src/index/fingerprint-index.js';
+import type { FingerprintParams, IndexCandidate } from '../src/types.js';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '1000000' },
+    ops: { type: 'string', default: '100000' },
+    lookups: { type: 'string', default: '100000' },
+    batch: { type: 'string', default: '1000' },
+    single: { type: 'string', default: '20000' },
+    'brute-ms': { type: 'string', default: '3000' },
+    db: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+function intArg(name: keyof typeof values, min: number): number {
+  const raw = values[name];
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`bench-index: expected --${name} to be an integer ≥ ${min}, got ${String(raw)}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const N = intArg('n', 1);
+const OPS = intArg('ops', 2);
+const LOOKUPS = intArg('lookups', 2);
+const BATCH = intArg('batch', 1);
+const SINGLE = intArg('single', 0);
+const BRUTE_MS = intArg('brute-ms', 1);
+const LOAD_BATCH = 10_000;
+
+const params: FingerprintParams = { distance: 3, shingleSize: 3, hash: 'rabin', weighting: 'unit', normalizerVersion: 1 };
+
+// ------------------------------------------------------------------ deterministic fingerprints
+
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** 32 random-looking bits for (stream, i, lane). */
+function rand32(stream: number, i: number, lane: number): number {
+  return fmix32((Math.imul(i, 0x9e3779b1) ^ fmix32(stream * 4 + lane + 0x5bd1e995)) >>> 0);
+}
+
+/** Loaded fingerprint number i (stream 1). */
+function loadedHi(i: number): number {
+  return rand32(1, i, 0);
+}
+function loadedLo(i: number): number {
+  return rand32(1, i, 1);
+}
+
+interface Query {
+  hi: number;
+  lo: number;
+  /** Bits flipped from loaded fingerprint `base`, or -1 for a fresh random fingerprint. */
+  base: number;
+  flips: number;
+}
+
+/** Query i of a stream: even i near a loaded fingerprint (1–3 bits flipped), odd i fresh. */
+function query(stream: number, i: number): Query {
+  if (i % 2 === 1) return { hi: rand32(stream, i, 0), lo: rand32(stream, i, 1), base: -1, flips: 0 };
+  const base = rand32(stream, i, 2) % N;
+  let hi = loadedHi(base);
+  let lo = loadedLo(base);
+  const flips = 1 + (rand32(stream, i, 3) % 3);
+  const used = new Set<number>();
+  for (let f = 0; used.size < flips; f++) {
+    const bit = rand32(stream, i, 4 + f) % 64;
+    if (used.has(bit)) continue;
+    used.add(bit);
+    if (bit < 32) hi = (hi ^ (1 << bit)) >>> 0;
+    else lo = (lo ^ (1 << (bit - 32))) >>> 0;
+  }
+  return { hi, lo, base, flips };
+}
+
+function doc(url: string, hi: number, lo: number, textHash: string): IndexCandidate {
+  return { url, fingerprint: { hi, lo }, textHash, title: '', language: 'eng', textLength: 1000, fetchedAt: 1_700_000_000_000, depth: 1 };
+}
+
+function mb(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(0);
+}
+
+function fileBytes(path: string): number {
+  let total = 0;
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) total += statSync(path + suffix).size;
+  return total;
+}
+
+function rate(count: number, ms: number): number {
+  return Math.round((count * 1000) / ms);
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+// ------------------------------------------------------------------ 1. load
+
+const dir = values.db === undefined ? mkdtempSync(join(tmpdir(), 'neardup-bench-index-')) : null;
+const dbPath = values.db ?? join(dir!, 'index.db');
+if (existsSync(dbPath)) {
+  console.error(`bench-index: ${dbPath} exists; give a new --db path`);
+  process.exit(2);
+}
+const rssStart = process.memoryUsage().rss;
+log(`bench-index: n=${N} ops=${OPS} lookups=${LOOKUPS} batch=${BATCH} db=${dbPath}`);
+
+let index = FingerprintIndex.open(dbPath, { params });
+let t0 = performance.now();
+for (let start = 0; start < N; start += LOAD_BATCH) {
+  const docs: IndexCandidate[] = [];
+  for (let i = start; i < Math.min(N, start + LOAD_BATCH); i++) {
+    docs.push(doc(`https://site${i % 1009}.example/page/${i.toString(36)}`, loadedHi(i), loadedLo(i), `load-${i}`));
+  }
+  index.checkAndInsertMany(docs);
+  if (start > 0 && start % 1_000_000 === 0) log(`  loaded ${start} (${rate(start, performance.now() - t0)}/s)`);
+}
+const loadMs = performance.now() - t0;
+const loadedStats = index.stats();
+index.close();
+log(`load: ${N} check-and-inserts in ${(loadMs / 1000).toFixed(1)} s (${rate(N, loadMs)}/s); stored=${loadedStats.stored} rejected=${loadedStats.exact + loadedStats.near}`);
+
+t0 = performance.now();
+index = FingerprintIndex.open(dbPath, { params });
+index.check({ hi: 0, lo: 0 }, 'warm-up'); // builds the in-memory table
+const openMs = performance.now() - t0;
+log(`open: reopen + in-memory build ${(openMs / 1000).toFixed(2)} s, table ${mb(index.memoryBytes)} MB (${(index.memoryBytes / N).toFixed(1)} B/fingerprint)`);
+
+// ------------------------------------------------------------------ 2. check-and-insert
+
+let expectedNear = 0;
+let gotNear = 0;
+let gotStored = 0;
+let wrongMatch = 0;
+t0 = performance.now();
+for (let start = 0; start < OPS; start += BATCH) {
+  const queries: Query[] = [];
+  const docs: IndexCandidate[] = [];
+  for (let i = start; i < Math.min(OPS, start + BATCH); i++) {
+    const q = query(2, i);
+    queries.push(q);
+    docs.push(doc(`https://ops.example/${i}`, q.hi, q.lo, `ops-${i}`));
+  }
+  const decisions = index.checkAndInsertMany(docs);
+  for (let j = 0; j < decisions.length; j++) {
+    const d = decisions[j]!;
+    const q = queries[j]!;
+    if (q.base >= 0) expectedNear++;
+    if (d.kind === 'near') {
+      gotNear++;
+      if (q.base >= 0 && d.distance > q.flips) wrongMatch++;
+    } else if (d.kind === 'stored') gotStored++;
+  }
+}
+const opsMs = performance.now() - t0;
+const checkInsertPerS = rate(OPS, opsMs);
+log(
+  `check-and-insert: ${OPS} in transactions of ${BATCH}: ${checkInsertPerS}/s ` +
+    `(${gotNear} near of ${expectedNear} built near, ${gotStored} stored, ${wrongMatch} with a wrong distance)`,
+);
+
+let singlePerS = 0;
+if (SINGLE > 0) {
+  t0 = performance.now();
+  for (let i = 0; i < SINGLE; i++) {
+    const q = query(3, i);
+    index.checkAndInsert(doc(`https://single.example/${i}`, q.hi, q.lo, `single-${i}`));
+  }
+  singlePerS = rate(SINGLE, performance.now() - t0);
+  log(`check-and-insert: ${SINGLE} one transaction each: ${singlePerS}/s`);
+}
+
+// ------------------------------------------------------------------ 3. lookups
+
+let found = 0;
+t0 = performance.now();
+for (let i = 0; i < LOOKUPS; i++) {
+  const q = query(4, i);
+  if (index.check({ hi: q.hi, lo: q.lo }, `lookup-${i}`) !== null) found++;
+}
+const lookupMs = performance.now() - t0;
+const lookupPerS = rate(LOOKUPS, lookupMs);
+log(`lookup: ${LOOKUPS} checks: ${lookupPerS}/s (${found} found a match, ~${LOOKUPS / 2} built near)`);
+
+const rss = process.memoryUsage().rss;
+const peakRss = process.resourceUsage().maxRSS * 1024;
+log(
+  `memory: rss ${mb(rss)} MB (at start ${mb(rssStart)} MB, peak ${mb(peakRss)} MB); in-memory table ${mb(index.memoryBytes)} MB`,
+);
+
+// ------------------------------------------------------------------ 4. brute force, beside it
+
+const fps = new Uint32Array(2 * (index.stats().stored + 1024));
+let count = 0;
+for (const stored of index.stored()) {
+  if (2 * count + 2 > fps.length) break;
+  fps[2 * count] = stored.fingerprint.hi;
+  fps[2 * count + 1] = stored.fingerprint.lo;
+  count++;
+}
+
+function bruteNearest(hi: number, lo: number): number {
+  let best = 65;
+  for (let i = 0; i < count; i++) {
+    const d = popcount32((fps[2 * i]! ^ hi) >>> 0) + popcount32((fps[2 * i + 1]! ^ lo) >>> 0);
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+let bruteQueries = 0;
+let disagreements = 0;
+let bruteMs = 0;
+while (bruteMs < BRUTE_MS && bruteQueries < LOOKUPS) {
+  const q = query(4, bruteQueries);
+  const s = performance.now();
+  const nearest = bruteNearest(q.hi, q.lo);
+  bruteMs += performance.now() - s;
+  const match = index.check({ hi: q.hi, lo: q.lo }, `lookup-${bruteQueries}`);
+  const indexNearest = match === null ? 65 : match.distance;
+  if ((nearest <= params.distance ? nearest : 65) !== indexNearest) disagreements++;
+  bruteQueries++;
+}
+const brutePerS = (bruteQueries * 1000) / bruteMs;
+log(
+  `brute force: ${bruteQueries} linear scans over ${count} fingerprints: ${brutePerS.toFixed(1)}/s; ` +
+    `index/brute = ${(lookupPerS / brutePerS).toFixed(0)}x; ${disagreements} disagreements with the index`,
+);
+
+index.close();
+const dbBytes = fileBytes(dbPath);
+if (!values.keep) {
+  if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  else for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+}
+
+log(
+  `index: n=${N} checkinsert_per_s=${checkInsertPerS} lookup_per_s=${lookupPerS} ` +
+    `bruteforce_lookup_per_s=${brutePerS.toFixed(1)} rss_mb=${mb(rss)} db_mb=${mb(dbBytes)}`,
+);

@@ -1,0 +1,748 @@
+/**
+ * The fingerprint index: decides, for each new document, whether it is new, an exact duplicate or a
+ * near duplicate of a stored one, and records it.
+ *
+ * SQLite (better-sqlite3, WAL) is the source of truth. Lookups are served from an in-memory
+ * CandidateTable (typed arrays, built from SQLite on first use), which is kept in step with the
+ * database: every lookup, and every write transaction right after BEGIN IMMEDIATE, first reads the
+ * rows other connections added since this one last looked (ids only grow, so "id > last seen").
+ *
+ * Invariants
+ * - Two stored documents are never within distance k of each other, whatever the interleaving of
+ *   threads or processes: the decision and the insert happen inside one BEGIN IMMEDIATE transaction,
+ *   after catching up, so no other writer can slip a row in between.
+ * - A URL is judged once. A URL already recorded (stored, rejected or skipped) gets its earlier
+ *   decision back and nothing is written, so a crawl may re-process pages after a crash.
+ * - Equal text hashes imply equal fingerprints (the fingerprint is a function of the text the hash is
+ *   taken of), so an exact duplicate is always among the distance-0 candidates: the text hash needs no
+ *   index of its own.
+ */
+import Database from 'better-sqlite3';
+import { IndexError, NeardupError, ValidationError, describeValue } from '../errors.js';
+import { fingerprintToBigInt, popcount32 } from '../fingerprint/fingerprint-codec.js';
+import type {
+  Decision, DocumentMeta, Fingerprint, FingerprintParams, IndexCandidate, RejectedDocument, SkipReason, SkippedPage,
+  StoredDocument,
+} from '../types.js';
+import { blockLayout, blockValue, type BlockLayout } from './block-layout.js';
+import { IdList, buildCandidateTable, type CandidateTable } from './candidate-table.js';
+import {
+  APPLICATION_ID, SCHEMA_VERSION, assertSameParams, blockColumns, paramsToJson, schemaStatements, validateParams,
+} from './index-schema.js';
+import { URL_KEY_VERSION, urlKey } from './url-key.js';
+
+export interface IndexOptions {
+  /** Fingerprint parameters; a database made with other ones is refused. */
+  readonly params: FingerprintParams;
+  /** How long a write waits for another process's transaction to end. @default 5000 */
+  readonly busyTimeoutMs?: number;
+  /** Open read-only (reports). @default false */
+  readonly readonly?: boolean;
+  /** SQLite page cache in MiB. @default 16 */
+  readonly cacheSizeMb?: number;
+}
+
+/** A stored document a fingerprint matches. */
+export interface Match {
+  readonly id: number;
+  readonly url: string;
+  readonly kind: 'exact' | 'near';
+  readonly distance: number;
+}
+
+/** Rows per kind. */
+export interface IndexStats {
+  readonly stored: number;
+  readonly exact: number;
+  readonly near: number;
+  readonly skipped: number;
+}
+
+/** Every reason a page may be skipped for. */
+export const SKIP_REASONS: readonly SkipReason[] = [
+  'no-text', 'too-short', 'not-html', 'too-large', 'http-error', 'robots', 'out-of-scope', 'fetch-error', 'decode-error',
+  'parse-error',
+];
+
+/** Rows per page when iterating (no cursor stays open between yields, so callers may query meanwhile). */
+const PAGE_ROWS = 1000;
+
+const DOCUMENT_COLUMNS =
+  'id, kind, url, (fingerprint >> 32) & 4294967295 AS hi, fingerprint & 4294967295 AS lo, text_hash, distance, ' +
+  'match_id, final_url, title, language, text_length, fetched_at, canonical_url, published_at, last_modified, depth';
+
+interface DocumentRow {
+  id: number;
+  kind: 'stored' | 'exact' | 'near';
+  url: string;
+  hi: number;
+  lo: number;
+  text_hash: string;
+  distance: number | null;
+  match_id: number | null;
+  final_url: string | null;
+  title: string | null;
+  language: string | null;
+  text_length: number | null;
+  fetched_at: number | null;
+  canonical_url: string | null;
+  published_at: string | null;
+  last_modified: string | null;
+  depth: number | null;
+}
+
+interface SkippedRow {
+  url: string;
+  reason: SkipReason;
+  detail: string | null;
+  at: number;
+}
+
+/** The best match found for a fingerprint. */
+interface Found {
+  id: number;
+  url: string;
+  distance: number;
+  exact: boolean;
+}
+
+type Statement = Database.Statement;
+
+/** One line describing a SQLite (or other) failure, for IndexError messages. */
+function describeFailure(error: unknown, path: string, busyTimeoutMs: number): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  switch (code) {
+    case 'SQLITE_NOTADB':
+      return `\`${path}\` is not a neardup index (not a SQLite database: ${message})`;
+    case 'SQLITE_CORRUPT':
+      return `Index \`${path}\` is corrupt (${message}); restore it from a backup or delete it`;
+    case 'SQLITE_BUSY':
+    case 'SQLITE_LOCKED':
+      return `Index \`${path}\` is locked by another process (waited ${busyTimeoutMs} ms): ${message}`;
+    case 'SQLITE_READONLY':
+      return `Index \`${path}\` cannot be written (${message})`;
+    case 'SQLITE_FULL':
+      return `Index \`${path}\`: the disk is full (${message})`;
+    default:
+      return `Index \`${path}\`: ${message}`;
+  }
+}
+
+function isCandidateFingerprint(value: unknown): value is Fingerprint {
+  if (typeof value !== 'object' || value === null) return false;
+  const { hi, lo } = value as { hi?: unknown; lo?: unknown };
+  return (
+    typeof hi === 'number' && typeof lo === 'number' && Number.isInteger(hi) && Number.isInteger(lo) &&
+    hi >= 0 && hi <= 0xffffffff && lo >= 0 && lo <= 0xffffffff
+  );
+}
+
+function assertFingerprint(value: unknown, allowNull: boolean): asserts value is Fingerprint | null {
+  if (value === null && allowNull) return;
+  if (!isCandidateFingerprint(value)) {
+    throw new ValidationError(
+      `Expected \`fingerprint\` to be {hi, lo} unsigned 32-bit integers${allowNull ? ' or null' : ''}, got ${describeValue(value)}`,
+    );
+  }
+}
+
+function assertUrl(value: unknown, name = 'url'): asserts value is string {
+  if (typeof value !== 'string' || value === '') {
+    throw new ValidationError(`Expected \`${name}\` to be a non-empty string, got ${describeValue(value)}`);
+  }
+}
+
+function assertTextHash(value: unknown): asserts value is string {
+  if (typeof value !== 'string') throw new ValidationError(`Expected \`textHash\` to be a string, got ${describeValue(value)}`);
+}
+
+function optionalString(doc: DocumentMeta, key: keyof DocumentMeta): string | null {
+  const value = doc[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new ValidationError(`Expected \`${key}\` to be a string or null, got ${describeValue(value)}`);
+  return value;
+}
+
+function optionalInt(doc: DocumentMeta, key: keyof DocumentMeta): number | null {
+  const value = doc[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new ValidationError(`Expected \`${key}\` to be a non-negative integer or null, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function assertCandidate(doc: unknown): asserts doc is IndexCandidate {
+  if (typeof doc !== 'object' || doc === null) {
+    throw new ValidationError(`Expected a document {url, fingerprint, textHash, ...}, got ${describeValue(doc)}`);
+  }
+  const d = doc as IndexCandidate;
+  assertUrl(d.url);
+  assertFingerprint(d.fingerprint, true);
+  assertTextHash(d.textHash);
+}
+
+function toMeta(row: DocumentRow): DocumentMeta {
+  return {
+    url: row.url,
+    finalUrl: row.final_url,
+    title: row.title ?? undefined,
+    language: row.language ?? undefined,
+    textLength: row.text_length ?? undefined,
+    fetchedAt: row.fetched_at ?? undefined,
+    canonicalUrl: row.canonical_url,
+    publishedAt: row.published_at,
+    lastModified: row.last_modified,
+    depth: row.depth,
+  };
+}
+
+function toStored(row: DocumentRow): StoredDocument {
+  return { id: row.id, ...toMeta(row), fingerprint: { hi: row.hi, lo: row.lo }, textHash: row.text_hash };
+}
+
+function toRejected(row: DocumentRow): RejectedDocument {
+  return {
+    id: row.id,
+    ...toMeta(row),
+    kind: row.kind as 'exact' | 'near',
+    distance: row.distance ?? 0,
+    matchId: row.match_id ?? 0,
+    fingerprint: { hi: row.hi, lo: row.lo },
+    textHash: row.text_hash,
+  };
+}
+
+export class FingerprintIndex {
+  /** The parameters the database was made with (equal to the ones asked for). */
+  readonly params: FingerprintParams;
+  /** How fingerprints are cut into blocks for this database's distance. */
+  readonly layout: BlockLayout;
+  /** The database file (or ':memory:'). */
+  readonly path: string;
+  /** True when opened read-only. */
+  readonly readonly: boolean;
+
+  readonly #db: Database.Database;
+  readonly #busyTimeoutMs: number;
+  readonly #candidates = new IdList();
+  /** In-memory view of the stored fingerprints; null until first needed (or after a failed write). */
+  #table: CandidateTable | null = null;
+  /** Highest documents.id the table has seen (stored or not). */
+  #lastSeenId = 0;
+  /** The current write transaction added this connection's own rows to the table. */
+  #dirty = false;
+  #closed = false;
+  /** Counter changes of the current write transaction, written once at its end. */
+  readonly #pending = { stored: 0, exact: 0, near: 0, skipped: 0 };
+
+  readonly #sql: {
+    maxId: Statement;
+    storedRows: Statement;
+    catchUp: Statement;
+    probeUrl: Statement;
+    probeSkipped: Statement;
+    candidate: Statement;
+    urlOf: Statement;
+    insert: Statement;
+    insertSkipped: Statement;
+    bumpCount: Statement;
+    counts: Statement;
+    insertLink: Statement;
+    inLinks: Statement;
+    byId: Statement;
+    byUrl: Statement;
+    storedPage: Statement;
+    rejectedPage: Statement;
+    skippedPage: Statement;
+  };
+  readonly #write: <T>(body: () => T) => T;
+  /** Catch-up and lookup in one read transaction (one lock round trip instead of two). */
+  readonly #lookup: (hi: number, lo: number, textHash: string) => Found | null;
+
+  private constructor(path: string, db: Database.Database, params: FingerprintParams, readonly: boolean, busyTimeoutMs: number) {
+    this.path = path;
+    this.#db = db;
+    this.params = params;
+    this.layout = blockLayout(params.distance);
+    this.readonly = readonly;
+    this.#busyTimeoutMs = busyTimeoutMs;
+    const blocks = blockColumns(this.layout);
+    const insertColumns = [
+      'kind', 'url', 'url_key', 'fingerprint', ...blocks, 'text_hash', 'distance', 'match_id', 'final_url', 'title',
+      'language', 'text_length', 'fetched_at', 'canonical_url', 'published_at', 'last_modified', 'depth',
+    ];
+    const p = (sql: string) => db.prepare(sql);
+    this.#sql = {
+      maxId: p('SELECT coalesce(max(id), 0) FROM documents').pluck(),
+      storedRows: p(
+        `SELECT id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295 FROM documents
+         WHERE kind = 'stored' AND id <= ? ORDER BY id`,
+      ).raw(),
+      catchUp: p(
+        `SELECT id, kind = 'stored', (fingerprint >> 32) & 4294967295, fingerprint & 4294967295 FROM documents
+         WHERE id > ? ORDER BY id`,
+      ).raw(),
+      probeUrl: p('SELECT id, kind, distance, match_id FROM documents WHERE url_key = ? AND url = ? ORDER BY id LIMIT 1').raw(),
+      probeSkipped: p('SELECT reason FROM skipped WHERE url = ?').pluck(),
+      candidate: p('SELECT (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url, text_hash FROM documents WHERE id = ?').raw(),
+      urlOf: p('SELECT url FROM documents WHERE id = ?').pluck(),
+      insert: p(`INSERT INTO documents (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`),
+      insertSkipped: p('INSERT INTO skipped (url, reason, detail, at) VALUES (?, ?, ?, ?)'),
+      bumpCount: p('UPDATE counts SET n = n + ? WHERE kind = ?'),
+      counts: p('SELECT kind, n FROM counts').raw(),
+      insertLink: p('INSERT OR IGNORE INTO links (to_url, from_url) VALUES (?, ?)'),
+      inLinks: p('SELECT to_url, count(*) FROM links GROUP BY to_url').raw(),
+      byId: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ? AND kind = 'stored'`),
+      byUrl: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE url_key = ? AND url = ? ORDER BY id LIMIT 1`),
+      storedPage: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE kind = 'stored' AND id > ? ORDER BY id LIMIT ${PAGE_ROWS}`),
+      rejectedPage: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE kind <> 'stored' AND id > ? ORDER BY id LIMIT ${PAGE_ROWS}`),
+      skippedPage: p(`SELECT url, reason, detail, at FROM skipped WHERE url > ? ORDER BY url LIMIT ${PAGE_ROWS}`),
+    };
+    const transaction = db.transaction((body: () => unknown) => {
+      this.#catchUp();
+      const result = body();
+      this.#flushCounts();
+      return result;
+    });
+    this.#lookup = db.transaction((hi: number, lo: number, textHash: string) => {
+      this.#catchUp();
+      return this.#find(hi, lo, textHash);
+    });
+    this.#write = <T>(body: () => T): T => {
+      this.#assertWritable();
+      this.#ensureTable();
+      this.#dirty = false;
+      try {
+        return transaction.immediate(body) as T;
+      } catch (error) {
+        this.#pending.stored = this.#pending.exact = this.#pending.near = this.#pending.skipped = 0;
+        // Rows this transaction added to the table were rolled back: rebuild from SQLite when next needed.
+        if (this.#dirty) this.#invalidate();
+        throw this.#wrap(error);
+      } finally {
+        this.#dirty = false;
+      }
+    };
+  }
+
+  /**
+   * Opens (creating if missing) the index at `path`; ':memory:' gives a private in-memory index.
+   * Refuses a database made with other fingerprint parameters (ParameterMismatchError), and a file
+   * that is not a neardup index or is corrupt (IndexError, one line).
+   */
+  static open(path: string, options: IndexOptions): FingerprintIndex {
+    assertUrl(path, 'path');
+    if (typeof options !== 'object' || options === null) {
+      throw new ValidationError(`Expected index options {params, ...}, got ${describeValue(options)}`);
+    }
+    const params = validateParams(options.params);
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0 || busyTimeoutMs > 3_600_000) {
+      throw new ValidationError(`Expected \`busyTimeoutMs\` to be an integer 0–3600000, got ${describeValue(busyTimeoutMs)}`);
+    }
+    const readonly = options.readonly ?? false;
+    if (typeof readonly !== 'boolean') throw new ValidationError(`Expected \`readonly\` to be a boolean, got ${describeValue(readonly)}`);
+    const cacheSizeMb = options.cacheSizeMb ?? 16;
+    if (!Number.isInteger(cacheSizeMb) || cacheSizeMb < 1 || cacheSizeMb > 65_536) {
+      throw new ValidationError(`Expected \`cacheSizeMb\` to be an integer 1–65536, got ${describeValue(cacheSizeMb)}`);
+    }
+    const db = connect(path, readonly, busyTimeoutMs);
+    try {
+      if (!readonly) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        // Random url_key index inserts dirty one page per document; checkpointing (and syncing) every
+        // 10,000 pages instead of 1,000 cuts the write cost of a batch by about a quarter.
+        db.pragma('wal_autocheckpoint = 10000');
+      }
+      db.pragma(`cache_size = ${-1024 * cacheSizeMb}`);
+      const layout = blockLayout(params.distance);
+      const setUp = () => {
+        const stored = readSchema(db, path, readonly);
+        if (stored === null) {
+          for (const sql of schemaStatements(layout)) db.exec(sql);
+          const meta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+          meta.run('params', paramsToJson(params));
+          meta.run('layout', JSON.stringify({ starts: layout.starts, widths: layout.widths }));
+          meta.run('url_key', URL_KEY_VERSION);
+          meta.run('created_at', new Date().toISOString());
+          return;
+        }
+        assertSameParams(stored, params, path);
+      };
+      if (readonly) setUp();
+      else db.transaction(setUp).immediate();
+      return new FingerprintIndex(path, db, params, readonly, busyTimeoutMs);
+    } catch (error) {
+      db.close();
+      throw error instanceof NeardupError ? error : new IndexError(describeFailure(error, path, busyTimeoutMs), { cause: error });
+    }
+  }
+
+  /** The fingerprint parameters a database was made with (for reports and CLIs that don't know them). */
+  static readParams(path: string): FingerprintParams {
+    assertUrl(path, 'path');
+    const db = connect(path, true, 5000);
+    try {
+      const stored = readSchema(db, path, true);
+      if (stored === null) throw new IndexError(`\`${path}\` is an empty SQLite database, not a neardup index`);
+      return stored;
+    } catch (error) {
+      throw error instanceof NeardupError ? error : new IndexError(describeFailure(error, path, 5000), { cause: error });
+    } finally {
+      db.close();
+    }
+  }
+
+  /**
+   * The stored document a fingerprint matches: one with the same text hash (exact) first, else the
+   * nearest within the index's distance (ties: the earliest stored). Null fingerprints never match.
+   */
+  check(fingerprint: Fingerprint | null, textHash: string): Match | null {
+    assertFingerprint(fingerprint, true);
+    assertTextHash(textHash);
+    this.#assertOpen();
+    if (fingerprint === null) return null;
+    try {
+      this.#ensureTable();
+      const found = this.#lookup(fingerprint.hi >>> 0, fingerprint.lo >>> 0, textHash);
+      return found === null ? null : { id: found.id, url: found.url, kind: found.exact ? 'exact' : 'near', distance: found.distance };
+    } catch (error) {
+      throw this.#wrap(error);
+    }
+  }
+
+  /**
+   * Judges a document and records it, atomically across threads and processes: stored if nothing
+   * stored lies within distance k, else rejected as an exact or near duplicate of it. A URL already
+   * recorded gets its earlier decision back and nothing is written. A null fingerprint is recorded as
+   * skipped 'no-text'.
+   */
+  checkAndInsert(doc: IndexCandidate): Decision {
+    assertCandidate(doc);
+    return this.#write(() => this.#judge(doc));
+  }
+
+  /** checkAndInsert for many documents in one transaction, in order (later ones see earlier ones). */
+  checkAndInsertMany(docs: readonly IndexCandidate[]): Decision[] {
+    if (!Array.isArray(docs)) throw new ValidationError(`Expected an array of documents, got ${describeValue(docs)}`);
+    for (const doc of docs) assertCandidate(doc);
+    if (docs.length === 0) return [];
+    return this.#write(() => docs.map((doc) => this.#judge(doc)));
+  }
+
+  /** Records a page that was not judged, with its reason. Idempotent by URL. */
+  recordSkip(url: string, reason: SkipReason, detail: string | null = null): void {
+    assertUrl(url);
+    if (!SKIP_REASONS.includes(reason)) {
+      throw new ValidationError(`Expected \`reason\` to be one of ${SKIP_REASONS.join('|')}, got ${describeValue(reason)}`);
+    }
+    if (detail !== null && typeof detail !== 'string') {
+      throw new ValidationError(`Expected \`detail\` to be a string or null, got ${describeValue(detail)}`);
+    }
+    this.#write(() => {
+      if (this.#prior(url) === null) this.#insertSkip(url, reason, detail);
+    });
+  }
+
+  /** Records the links of a page (distinct from → to pairs; a self-link is ignored). */
+  recordLinks(fromUrl: string, toUrls: readonly string[]): void {
+    assertUrl(fromUrl, 'fromUrl');
+    if (!Array.isArray(toUrls)) throw new ValidationError(`Expected \`toUrls\` to be an array of URLs, got ${describeValue(toUrls)}`);
+    for (const to of toUrls) assertUrl(to, 'toUrls[]');
+    this.#write(() => {
+      for (const to of toUrls) if (to !== fromUrl) this.#sql.insertLink.run(to, fromUrl);
+    });
+  }
+
+  /** URL → number of distinct other pages linking to it. */
+  inLinkCounts(): Map<string, number> {
+    this.#assertOpen();
+    try {
+      const counts = new Map<string, number>();
+      for (const [url, n] of this.#sql.inLinks.all() as [string, number][]) counts.set(url, n);
+      return counts;
+    } catch (error) {
+      throw this.#wrap(error);
+    }
+  }
+
+  /** A stored document by id (undefined for rejected ids and unknown ones). */
+  get(id: number): StoredDocument | undefined {
+    if (!Number.isSafeInteger(id)) throw new ValidationError(`Expected \`id\` to be an integer, got ${describeValue(id)}`);
+    this.#assertOpen();
+    try {
+      const row = this.#sql.byId.get(id) as DocumentRow | undefined;
+      return row === undefined ? undefined : toStored(row);
+    } catch (error) {
+      throw this.#wrap(error);
+    }
+  }
+
+  /** The stored or rejected document recorded for a URL. */
+  getByUrl(url: string): StoredDocument | RejectedDocument | undefined {
+    assertUrl(url);
+    this.#assertOpen();
+    try {
+      const row = this.#sql.byUrl.get(BigInt(urlKey(url)), url) as DocumentRow | undefined;
+      if (row === undefined) return undefined;
+      return row.kind === 'stored' ? toStored(row) : toRejected(row);
+    } catch (error) {
+      throw this.#wrap(error);
+    }
+  }
+
+  /** Every stored document, by id. */
+  *stored(): IterableIterator<StoredDocument> {
+    for (const row of this.#pages(this.#sql.storedPage)) yield toStored(row);
+  }
+
+  /** Every rejected duplicate, by id. */
+  *rejected(): IterableIterator<RejectedDocument> {
+    for (const row of this.#pages(this.#sql.rejectedPage)) yield toRejected(row);
+  }
+
+  /** Every skipped page, by URL. */
+  *skipped(): IterableIterator<SkippedPage> {
+    let after = '';
+    for (;;) {
+      this.#assertOpen();
+      let rows: SkippedRow[];
+      try {
+        rows = this.#sql.skippedPage.all(after) as SkippedRow[];
+      } catch (error) {
+        throw this.#wrap(error);
+      }
+      for (const row of rows) yield { url: row.url, reason: row.reason, detail: row.detail, at: row.at };
+      if (rows.length < PAGE_ROWS) return;
+      after = rows[rows.length - 1]!.url;
+    }
+  }
+
+  /** Rows per kind (kept in a counts table, so this does not scan). */
+  stats(): IndexStats {
+    this.#assertOpen();
+    try {
+      const counts = { stored: 0, exact: 0, near: 0, skipped: 0 };
+      for (const [kind, n] of this.#sql.counts.all() as [keyof IndexStats, number][]) counts[kind] = n;
+      return counts;
+    } catch (error) {
+      throw this.#wrap(error);
+    }
+  }
+
+  /** Bytes of the in-memory table (0 before the first lookup). */
+  get memoryBytes(): number {
+    return this.#table === null ? 0 : this.#table.byteLength;
+  }
+
+  /** Closes the database. Further calls throw IndexError. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#table = null;
+    this.#db.close();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  #assertOpen(): void {
+    if (this.#closed) throw new IndexError(`Index \`${this.path}\` is closed`);
+  }
+
+  #assertWritable(): void {
+    this.#assertOpen();
+    if (this.readonly) throw new IndexError(`Index \`${this.path}\` is open read-only`);
+  }
+
+  #wrap(error: unknown): Error {
+    if (error instanceof NeardupError) return error;
+    return new IndexError(describeFailure(error, this.path, this.#busyTimeoutMs), { cause: error });
+  }
+
+  #invalidate(): void {
+    this.#table = null;
+    this.#lastSeenId = 0;
+  }
+
+  /** Builds the in-memory table from SQLite (outside any write transaction: it may take seconds). */
+  #ensureTable(): void {
+    if (this.#table !== null) return;
+    try {
+      const maxId = Number(this.#sql.maxId.get());
+      const rows = this.#sql.storedRows;
+      this.#table = buildCandidateTable(
+        this.layout,
+        (visit) => {
+          for (const row of rows.iterate(maxId) as IterableIterator<[number, number, number]>) visit(row[0], row[1], row[2]);
+        },
+        maxId,
+      );
+      this.#lastSeenId = maxId;
+    } catch (error) {
+      this.#invalidate();
+      throw this.#wrap(error);
+    }
+  }
+
+  /** Adds the rows other connections committed since this one last looked. */
+  #catchUp(): void {
+    const table = this.#table!;
+    const rows = this.#sql.catchUp.all(this.#lastSeenId) as [number, number, number, number][];
+    for (const [id, isStored, hi, lo] of rows) {
+      if (isStored === 1) table.add(id, hi, lo);
+      this.#lastSeenId = id;
+    }
+  }
+
+  /** The stored document an exact duplicate or the nearest near duplicate, or null. */
+  #find(hi: number, lo: number, textHash: string): Found | null {
+    const list = this.#candidates;
+    list.clear();
+    this.#table!.candidates(hi, lo, list);
+    const k = this.params.distance;
+    let best: Found | null = null;
+    for (let i = 0; i < list.count; i++) {
+      const id = list.ids[i]!;
+      const row = this.#sql.candidate.get(id) as [number, number, string, string] | undefined;
+      if (row === undefined) continue;
+      const distance = popcount32((row[0] ^ hi) >>> 0) + popcount32((row[1] ^ lo) >>> 0);
+      if (distance > k) continue;
+      if (distance === 0 && row[3] === textHash) return { id, url: row[2], distance: 0, exact: true };
+      if (best === null || distance < best.distance || (distance === best.distance && id < best.id)) {
+        best = { id, url: row[2], distance, exact: false };
+      }
+    }
+    return best;
+  }
+
+  /** The decision already recorded for a URL, or null. */
+  #prior(url: string): Decision | null {
+    const row = this.#sql.probeUrl.get(BigInt(urlKey(url)), url) as [number, DocumentRow['kind'], number | null, number | null] | undefined;
+    if (row !== undefined) {
+      const [id, kind, distance, matchId] = row;
+      if (kind === 'stored') return { kind, id };
+      const matchUrl = (this.#sql.urlOf.get(matchId) as string | undefined) ?? '';
+      if (kind === 'exact') return { kind, id, matchId: matchId ?? 0, matchUrl, distance: 0 };
+      return { kind, id, matchId: matchId ?? 0, matchUrl, distance: distance ?? 0 };
+    }
+    const reason = this.#sql.probeSkipped.get(url) as SkipReason | undefined;
+    return reason === undefined ? null : { kind: 'skipped', reason };
+  }
+
+  #insertSkip(url: string, reason: SkipReason, detail: string | null): void {
+    this.#sql.insertSkipped.run(url, reason, detail, Date.now());
+    this.#pending.skipped++;
+  }
+
+  /** Inside a write transaction: decide and record one document. */
+  #judge(doc: IndexCandidate): Decision {
+    const prior = this.#prior(doc.url);
+    if (prior !== null) return prior;
+    if (doc.fingerprint === null) {
+      this.#insertSkip(doc.url, 'no-text', null);
+      return { kind: 'skipped', reason: 'no-text' };
+    }
+    const hi = doc.fingerprint.hi >>> 0;
+    const lo = doc.fingerprint.lo >>> 0;
+    const found = this.#find(hi, lo, doc.textHash);
+    const kind = found === null ? 'stored' : found.exact ? 'exact' : 'near';
+    const layout = this.layout;
+    const args: unknown[] = [kind, doc.url, BigInt(urlKey(doc.url)), fingerprintToBigInt({ hi, lo })];
+    for (let b = 0; b < layout.count; b++) args.push(blockValue(hi, lo, layout.starts[b]!, layout.widths[b]!));
+    args.push(
+      doc.textHash,
+      found === null ? null : found.distance,
+      found === null ? null : found.id,
+      optionalString(doc, 'finalUrl'),
+      optionalString(doc, 'title'),
+      optionalString(doc, 'language'),
+      optionalInt(doc, 'textLength'),
+      optionalInt(doc, 'fetchedAt'),
+      optionalString(doc, 'canonicalUrl'),
+      optionalString(doc, 'publishedAt'),
+      optionalString(doc, 'lastModified'),
+      optionalInt(doc, 'depth'),
+    );
+    const id = Number(this.#sql.insert.run(...args).lastInsertRowid);
+    // Inside BEGIN IMMEDIATE after catching up, nobody else can have added a row in between.
+    this.#lastSeenId = id;
+    this.#pending[kind]++;
+    if (found === null) {
+      this.#dirty = true;
+      this.#table!.add(id, hi, lo);
+      return { kind: 'stored', id };
+    }
+    if (found.exact) return { kind: 'exact', id, matchId: found.id, matchUrl: found.url, distance: 0 };
+    return { kind: 'near', id, matchId: found.id, matchUrl: found.url, distance: found.distance };
+  }
+
+  #flushCounts(): void {
+    const pending = this.#pending;
+    for (const kind of ['stored', 'exact', 'near', 'skipped'] as const) {
+      if (pending[kind] !== 0) {
+        this.#sql.bumpCount.run(pending[kind], kind);
+        pending[kind] = 0;
+      }
+    }
+  }
+
+  *#pages(statement: Statement): Generator<DocumentRow> {
+    let after = 0;
+    for (;;) {
+      this.#assertOpen();
+      let rows: DocumentRow[];
+      try {
+        rows = statement.all(after) as DocumentRow[];
+      } catch (error) {
+        throw this.#wrap(error);
+      }
+      yield* rows;
+      if (rows.length < PAGE_ROWS) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+}
+
+/** Opens the SQLite connection, turning failures into one-line IndexErrors. */
+function connect(path: string, readonly: boolean, busyTimeoutMs: number): Database.Database {
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly, fileMustExist: readonly, timeout: busyTimeoutMs });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+    throw new IndexError(`Cannot open index \`${path}\`: ${message}`, { cause: error });
+  }
+  // Fingerprints are read as two 32-bit halves computed in SQL, so every integer read fits a double.
+  db.defaultSafeIntegers(false);
+  return db;
+}
+
+/**
+ * Checks that `db` is a neardup index this code can use and returns the parameters stored in it, or
+ * null when the database is empty (a new index is to be created).
+ */
+function readSchema(db: Database.Database, path: string, readonly: boolean): FingerprintParams | null {
+  const applicationId = db.pragma('application_id', { simple: true }) as number;
+  const objects = db.prepare('SELECT count(*) FROM sqlite_master').pluck().get() as number;
+  if (applicationId === 0 && objects === 0) {
+    if (readonly) throw new IndexError(`\`${path}\` is an empty SQLite database, not a neardup index`);
+    return null;
+  }
+  if (applicationId !== APPLICATION_ID) {
+    throw new IndexError(`\`${path}\` is a SQLite database but not a neardup index (application_id ${applicationId})`);
+  }
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new IndexError(`Index \`${path}\` has schema version ${version}, newer than this neardup understands (${SCHEMA_VERSION})`);
+  }
+  const json = db.prepare("SELECT value FROM meta WHERE key = 'params'").pluck().get() as string | undefined;
+  if (json === undefined) throw new IndexError(`Index \`${path}\` has no fingerprint parameters (meta.params is missing)`);
+  try {
+    return validateParams(JSON.parse(json));
+  } catch (error) {
+    throw new IndexError(`Index \`${path}\` has unreadable fingerprint parameters: ${(error as Error).message}`, { cause: error });
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The SQLite schema of a neardup index, its version, and the fingerprint parameters stored in it.
+ *
+ * documents   every document the index judged: kind 'stored' | 'exact' | 'near'. One id space for
+ *             stored and rejected rows (ids only grow; rows are never deleted). fingerprint is the
+ *             signed 64-bit simhash, b0..bN its k + 1 blocks; url_key a 53-bit hash of url (see
+ *             url-key.ts). Rejected rows carry distance and match_id (the stored document matched).
+ * skipped     pages recorded with a reason instead of a fingerprint (no-text, robots, http-error, ...).
+ * links       distinct (to_url, from_url) pairs of the crawl's link graph, for in-link counts.
+ * counts      rows per kind, kept in step by every write transaction (stats() without a table scan).
+ * meta        params (JSON), block layout, URL key version, schema version, creation time.
+ * Views stored_documents and rejected_documents are there for people reading the file with sqlite3.
+ */
+import { ParameterMismatchError, ValidationError, describeValue } from '../errors.js';
+import { HASH_NAMES } from '../fingerprint/hash64.js';
+import type { FingerprintParams } from '../types.js';
+import { assertDistance, type BlockLayout } from './block-layout.js';
+
+/** PRAGMA application_id of every neardup index: 'ndup'. */
+export const APPLICATION_ID = 0x6e647570;
+/** PRAGMA user_version of the schema this code writes. */
+export const SCHEMA_VERSION = 1;
+
+/** Names of the block columns: b0, b1, ... */
+export function blockColumns(layout: BlockLayout): string[] {
+  return Array.from({ length: layout.count }, (_, i) => `b${i}`);
+}
+
+/** Statements creating an empty index for a layout. */
+export function schemaStatements(layout: BlockLayout): string[] {
+  const blocks = blockColumns(layout).map((c) => `  ${c} INTEGER NOT NULL,`).join('\n');
+  return [
+    `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
+    `CREATE TABLE documents (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('stored', 'exact', 'near')),
+  url TEXT NOT NULL,
+  url_key INTEGER NOT NULL,
+  fingerprint INTEGER NOT NULL,
+${blocks}
+  text_hash TEXT NOT NULL,
+  distance INTEGER,
+  match_id INTEGER,
+  final_url TEXT,
+  title TEXT,
+  language TEXT,
+  text_length INTEGER,
+  fetched_at INTEGER,
+  canonical_url TEXT,
+  published_at TEXT,
+  last_modified TEXT,
+  depth INTEGER
+)`,
+    `CREATE INDEX documents_by_url_key ON documents (url_key)`,
+    `CREATE TABLE skipped (url TEXT PRIMARY KEY, reason TEXT NOT NULL, detail TEXT, at INTEGER NOT NULL) WITHOUT ROWID`,
+    `CREATE TABLE links (to_url TEXT NOT NULL, from_url TEXT NOT NULL, PRIMARY KEY (to_url, from_url)) WITHOUT ROWID`,
+    `CREATE TABLE counts (kind TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID`,
+    `INSERT INTO counts (kind, n) VALUES ('stored', 0), ('exact', 0), ('near', 0), ('skipped', 0)`,
+    `CREATE VIEW stored_documents AS SELECT * FROM documents WHERE kind = 'stored'`,
+    `CREATE VIEW rejected_documents AS SELECT * FROM documents WHERE kind <> 'stored'`,
+    `PRAGMA application_id = ${APPLICATION_ID}`,
+    `PRAGMA user_version = ${SCHEMA_VERSION}`,
+  ];
+}
+
+const WEIGHTINGS = ['unit', 'count'] as const;
+
+function intIn(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new ValidationError(`Expected \`${name}\` to be an integer ${min}–${max}, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, name: string, choices: readonly T[]): T {
+  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
+    throw new ValidationError(`Expected \`${name}\` to be one of ${choices.join('|')}, got ${describeValue(value)}`);
+  }
+  return value as T;
+}
+
+/** Validates fingerprint parameters at the boundary and returns a plain, frozen copy. */
+export function validateParams(params: unknown): FingerprintParams {
+  if (typeof params !== 'object' || params === null) {
+    throw new ValidationError(`Expected \`params\` to be an object of fingerprint parameters, got ${describeValue(params)}`);
+  }
+  const p = params as Record<string, unknown>;
+  assertDistance(p.distance);
+  return Object.freeze({
+    distance: p.distance,
+    shingleSize: intIn(p.shingleSize, 'shingleSize', 1, 16),
+    hash: oneOf(p.hash, 'hash', HASH_NAMES),
+    weighting: oneOf(p.weighting, 'weighting', WEIGHTINGS),
+    normalizerVersion: intIn(p.normalizerVersion, 'normalizerVersion', 0, 1_000_000),
+  });
+}
+
+const PARAM_KEYS = ['distance', 'shingleSize', 'hash', 'weighting', 'normalizerVersion'] as const;
+
+/** The JSON stored in meta.params (keys in a fixed order). */
+export function paramsToJson(params: FingerprintParams): string {
+  return JSON.stringify(Object.fromEntries(PARAM_KEYS.map((key) => [key, params[key]])));
+}
+
+/** Throws ParameterMismatchError naming every parameter that differs. */
+export function assertSameParams(stored: FingerprintParams, wanted: FingerprintParams, path: string): void {
+  const differences = PARAM_KEYS.filter((key) => stored[key] !== wanted[key]).map(
+    (key) => `${key} ${JSON.stringify(stored[key])} (asked for ${JSON.stringify(wanted[key])})`,
+  );
+  if (differences.length > 0) {
+    throw new ParameterMismatchError(
+      `Index \`${path}\` was made with other fingerprint parameters: ${differences.join(', ')}; ` +
+        'use the same parameters or another --data directory',
+    );
+  }
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
+import { blockLayout } from '../../src/index/block-layout.js';
+import { BlockTable } from '../../src/index/block-table.js';
+import { IdList, buildCandidateTable, type CandidateTable } from '../../src/index/candidate-table.js';
+import { LinearTable } from '../../src/index/linear-table.js';
+import type { Fingerprint } from '../../src/types.js';
+import { flipBits, prng, randomFingerprint, randomPositions } from './index-test-helpers.js';
+
+interface Entry {
+  id: number;
+  fp: Fingerprint;
+}
+
+/** Random fingerprints, a third of them near copies (1..k + 1 flips) of earlier ones. */
+function makeEntries(count: number, k: number, seed: number, firstId = 1): Entry[] {
+  const next = prng(seed);
+  const out: Entry[] = [];
+  for (let i = 0; i < count; i++) {
+    const fp = i > 0 && next() % 3 === 0
+      ? flipBits(out[next() % out.length]!.fp, randomPositions(next, 1 + (next() % (k + 1))))
+      : randomFingerprint(next);
+    out.push({ id: firstId + i * 3, fp });
+  }
+  return out;
+}
+
+/** Every stored id within k of each query must be among the candidates. */
+function expectNoMisses(table: CandidateTable, entries: readonly Entry[], queries: readonly Fingerprint[], k: number): number {
+  const list = new IdList();
+  let matches = 0;
+  for (const q of queries) {
+    list.clear();
+    table.candidates(q.hi, q.lo, list);
+    const got = new Set(Array.from(list.ids.subarray(0, list.count)));
+    for (const e of entries) {
+      if (hammingDistance(e.fp, q) <= k) {
+        matches++;
+        expect(got.has(e.id), `id ${e.id} at distance ${hammingDistance(e.fp, q)} missing`).toBe(true);
+      }
+    }
+  }
+  return matches;
+}
+
+function queriesNear(entries: readonly Entry[], k: number, seed: number, count: number): Fingerprint[] {
+  const next = prng(seed);
+  const out: Fingerprint[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i % 4 === 3) out.push(randomFingerprint(next));
+    else out.push(flipBits(entries[next() % entries.length]!.fp, randomPositions(next, next() % (k + 2))));
+  }
+  return out;
+}
+
+function feedOf(entries: readonly Entry[]) {
+  return (visit: (id: number, hi: number, lo: number) => void) => {
+    for (const e of entries) visit(e.id, e.fp.hi, e.fp.lo);
+  };
+}
+
+describe('BlockTable', () => {
+  it.each([1, 2, 3, 5, 7])('never misses a stored fingerprint within k = %i (built, then added through merges)', (k) => {
+    const layout = blockLayout(k);
+    const entries = makeEntries(12_000, k, 100 + k);
+    const built = entries.slice(0, 3000);
+    const table = BlockTable.build(layout, feedOf(built), 3 * 3000 + 1);
+    // 9,000 additions overflow the 4,096-entry delta area twice, so merges are exercised.
+    for (const e of entries.slice(3000)) table.add(e.id, e.fp.hi, e.fp.lo);
+    expect(table.size).toBe(entries.length);
+    const matches = expectNoMisses(table, entries, queriesNear(entries, k, 7, 400), k);
+    expect(matches).toBeGreaterThan(200);
+  });
+
+  it('keeps ids of 2^24 and above (third id plane)', () => {
+    const layout = blockLayout(3);
+    const entries = makeEntries(5000, 3, 9, 2 ** 24 - 6000);
+    const table = BlockTable.build(layout, feedOf(entries.slice(0, 1000)), 2 ** 24);
+    for (const e of entries.slice(1000)) table.add(e.id, e.fp.hi, e.fp.lo);
+    expect(entries.at(-1)!.id).toBeGreaterThan(2 ** 24);
+    expectNoMisses(table, entries, queriesNear(entries, 3, 11, 300), 3);
+  });
+
+  it('finds nothing in an empty table and fills from empty', () => {
+    const table = BlockTable.build(blockLayout(3), () => {}, 0);
+    const list = new IdList();
+    table.candidates(1, 2, list);
+    expect(list.count).toBe(0);
+    table.add(1, 1, 2);
+    table.candidates(1, 3, list);
+    expect(Array.from(list.ids.subarray(0, list.count))).toEqual([1]);
+  });
+
+  it('refuses a feed whose two passes differ', () => {
+    let pass = 0;
+    const feed = (visit: (id: number, hi: number, lo: number) => void) => {
+      pass++;
+      visit(1, 1, 1);
+      if (pass === 2) visit(2, 1, 1);
+    };
+    expect(() => BlockTable.build(blockLayout(3), feed, 2)).toThrow(/changed between the two passes/);
+  });
+
+  it('costs about 18 bytes per further fingerprint at k = 3 (3 per block, 4 of fold, a sixteenth of headroom and delta)', () => {
+    const entries = makeEntries(300_000, 3, 5).map((e, i) => ({ ...e, id: i + 1 }));
+    const small = BlockTable.build(blockLayout(3), feedOf(entries.slice(0, 100_000)), 100_000);
+    const large = BlockTable.build(blockLayout(3), feedOf(entries), 300_000);
+    expect((large.byteLength - small.byteLength) / 200_000).toBeLessThan(19);
+  });
+});
+
+describe('LinearTable and the table choice', () => {
+  it('k ≥ 8 uses a linear scan, which never misses either', () => {
+    const layout = blockLayout(10);
+    const entries = makeEntries(2000, 10, 3);
+    const table = buildCandidateTable(layout, feedOf(entries), 6001);
+    expect(table).toBeInstanceOf(LinearTable);
+    expectNoMisses(table, entries, queriesNear(entries, 10, 4, 100), 10);
+  });
+
+  it('k ≤ 7 uses the block table', () => {
+    expect(buildCandidateTable(blockLayout(7), () => {}, 0)).toBeInstanceOf(BlockTable);
+  });
+});

@@ -1,0 +1,60 @@
+/** Shared helpers of the index tests: fingerprints at exact distances, temp folders, brute force. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
+import type { Fingerprint, FingerprintParams, IndexCandidate } from '../../src/types.js';
+
+export function paramsFor(distance: number): FingerprintParams {
+  return { distance, shingleSize: 3, hash: 'rabin', weighting: 'unit', normalizerVersion: 1 };
+}
+
+/** Flips the given bit positions (0 = most significant bit, 63 = least). */
+export function flipBits(fp: Fingerprint, positions: readonly number[]): Fingerprint {
+  let { hi, lo } = fp;
+  for (const p of positions) {
+    if (p < 32) hi = (hi ^ (1 << (31 - p))) >>> 0;
+    else lo = (lo ^ (1 << (63 - p))) >>> 0;
+  }
+  return { hi, lo };
+}
+
+/** A small deterministic PRNG (mulberry32), so failures can be replayed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+export function randomFingerprint(next: () => number): Fingerprint {
+  return { hi: next(), lo: next() };
+}
+
+/** `count` distinct bit positions 0–63. */
+export function randomPositions(next: () => number, count: number): number[] {
+  const used = new Set<number>();
+  while (used.size < count) used.add(next() % 64);
+  return [...used];
+}
+
+export function candidate(url: string, fingerprint: Fingerprint | null, textHash = `text:${url}`): IndexCandidate {
+  return { url, fingerprint, textHash };
+}
+
+/** The smallest distance from `fp` to any of `stored`, or Infinity. */
+export function bruteNearest(fp: Fingerprint, stored: readonly Fingerprint[]): number {
+  let best = Infinity;
+  for (const s of stored) best = Math.min(best, hammingDistance(fp, s));
+  return best;
+}
+
+/** A fresh temporary folder; call the returned function to remove it. */
+export function tempDir(prefix = 'neardup-index-test-'): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
