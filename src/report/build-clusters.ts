@@ -297,10 +297,11 @@ export function buildClusters(
     const rank = { primary: 0, exact: 1, near: 2 } as const;
     clusterMembers.sort((a, b) =>
       rank[a.kind] - rank[b.kind] || a.distance - b.distance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    // The primary's title, else the first member's that has one (the primary is first).
     const title = clusterMembers.find((m) => m.title.trim() !== '')?.title ?? '';
     built.push({
       primary: primaryDoc.url,
-      title: clusterMembers[0]!.title.trim() !== '' ? clusterMembers[0]!.title : title,
+      title,
       size: clusterMembers.length,
       reasons: choice.reasons,
       members: clusterMembers,

@@ -7,7 +7,8 @@
  *   counts, so copies that each name themselves cancel out.
  * - inLinks: links to this member from other crawled pages; count / largest count.
  * - earliestDate: 1 for the member(s) with the earliest date (`publishedAt`, else
- *   `lastModified`), 0 otherwise; inactive unless two members or more have a date.
+ *   `lastModified`), 0 otherwise; inactive unless two members or more have a date. Dates less
+ *   than `dateToleranceMs` apart count as the same (file copies and syncs differ by moments).
  * - completeness: text length / longest text length.
  * - shallowUrl: (shallowest + 1) / (depth + 1) for URL path depth, averaged with the same for
  *   crawl depth when members have one.
@@ -72,6 +73,9 @@ interface Signal {
   /** The reason text when candidate `p` is strictly best on this signal, else null. */
   readonly reason: (p: number) => string | null;
 }
+
+/** Dates closer than this are equal evidence: one hour. */
+export const dateToleranceMs = 60 * 60 * 1000;
 
 /** Scores are sums of a few products of small numbers; this absorbs rounding. */
 const epsilon = 1e-9;
@@ -176,15 +180,15 @@ function dateSignal(candidates: readonly PrimaryCandidate[]): Signal {
     known++;
     if (d < earliest) earliest = d;
   }
-  if (known >= 2) for (let i = 0; i < dates.length; i++) scores[i] = dates[i] === earliest ? 1 : 0;
+  if (known >= 2) for (let i = 0; i < dates.length; i++) scores[i] = dates[i]! - earliest < dateToleranceMs ? 1 : 0;
   return {
     name: 'earliestDate',
     scores,
     reason: (p) => {
       if (known < 2) return null;
       const other = strictlyBest(dates, p, false);
-      if (other === null) return null;
       const mine = dates[p]!;
+      if (other === null || other - mine < dateToleranceMs) return null;
       const [a, b] = isoDay(mine) === isoDay(other)
         ? [new Date(mine).toISOString(), new Date(other).toISOString()]
         : [isoDay(mine), isoDay(other)];

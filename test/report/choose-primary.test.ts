@@ -146,3 +146,13 @@ describe('choosePrimary', () => {
     expect(() => choosePrimary([], weights)).toThrow(RangeError);
   });
 });
+
+describe('choosePrimary dates', () => {
+  it('treats dates less than an hour apart as the same', () => {
+    const { url, reasons } = primaryUrl(pair({ lastModified: '2024-01-02T10:30:00Z' }, { lastModified: '2024-01-02T10:00:00.500Z' }));
+    expect(url).toBe('http://mirror.example/a/b');
+    expect(reasons).toEqual(['no distinguishing evidence: the stored copy']);
+    const later = primaryUrl(pair({ lastModified: '2024-01-02T11:00:00.500Z' }, { lastModified: '2024-01-02T10:00:00Z' }));
+    expect(later.url).toBe('http://origin.example/x/y');
+  });
+});
