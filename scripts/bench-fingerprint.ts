@@ -12,7 +12,7 @@
  * It also measures, per feature hash, how well distances separate near-duplicates (edited,
  * reordered, homoglyph copies of a page) from different pages, to choose the default hash.
  *
- * Usage: npm run bench:fingerprint [-- --mb 10 --hash rabin|murmur --dataset <dir>]
+ * Usage: npm run bench:fingerprint [-- --mb 10 --hash rabin|murmur --dataset <dir> --quality]
  * Last line: fingerprint: MB/s=<full pipeline> simhash_only_MB/s=<..> baseline_MB/s=<..>
  */
 import { createHash } from 'node:crypto';
@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
   options: {
     mb: { type: 'string', default: '10' },
     hash: { type: 'string' },
+    /** Only the quality figures (separation, bit bias): no speed runs. */
+    quality: { type: 'boolean', default: false },
     dataset: { type: 'string', default: join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'article-benchmark-dev') },
   },
 });
@@ -104,10 +106,37 @@ function variants(text: string, seed: number): string[] {
   const words = text.split(/(\s+)/);
   const edit = (fraction: number) =>
     words.map((w) => (w.trim() !== '' && rand() < fraction ? `x${Math.floor(rand() * 1e6)}` : w)).join('');
-  const paragraphs = text.split(/\n+/);
-  const swapped = paragraphs.length > 2 ? [paragraphs[1], paragraphs[0], ...paragraphs.slice(2)].join('\n') : text;
+  const paragraphs = text.split(/\n\s*\n/);
+  const swapped = paragraphs.length > 2 ? [paragraphs[1], paragraphs[0], ...paragraphs.slice(2)].join('\n\n') : text;
   const homoglyph = text.replace(/[aeopc]/g, (ch) => (rand() < 0.5 ? ({ a: 'а', e: 'е', o: 'о', p: 'р', c: 'с' } as Record<string, string>)[ch]! : ch));
   return [edit(0.01), edit(0.03), swapped, homoglyph];
+}
+
+/**
+ * How far the fingerprints' bits are from fair coins, over the dev pages (whole texts) and over
+ * short texts (the first 1–2 words of each page, which are fingerprinted from single words):
+ * the largest |share of ones − 0.5| over the 64 bits.
+ */
+function bitBias(params: FingerprintParams): { pages: number; shortTexts: number } {
+  const bias = (texts: readonly string[]) => {
+    const ones = new Array<number>(64).fill(0);
+    let n = 0;
+    for (const text of texts) {
+      const fp = analyzeText(text, params).fingerprint;
+      if (fp === null) continue;
+      n++;
+      for (let b = 0; b < 32; b++) {
+        ones[b]! += (fp.lo >>> b) & 1;
+        ones[32 + b]! += (fp.hi >>> b) & 1;
+      }
+    }
+    return Math.max(...ones.map((o) => Math.abs(o / n - 0.5)));
+  };
+  const shortTexts = distinct.flatMap((t) => {
+    const words = t.split(/\s+/).filter((w) => /\p{L}{3,}/u.test(w));
+    return [words.slice(0, 1).join(' '), words.slice(1, 3).join(' '), words.slice(5, 6).join(' ')];
+  });
+  return { pages: bias(distinct), shortTexts: bias(shortTexts) };
 }
 
 function separation(params: FingerprintParams): { dupWithinK: number; nonDupWithinK: number; dupMean: number; nonDupMean: number; nonDupMin: number } {
@@ -144,6 +173,19 @@ function separation(params: FingerprintParams): { dupWithinK: number; nonDupWith
 // ---------------------------------------------------------------- run
 
 console.log(`texts: ${distinct.length} distinct, ${(distinctBytes / 1e6).toFixed(2)} MB, ×${passes} passes = ${MB.toFixed(2)} MB (UTF-8)`);
+
+for (const hash of ['rabin', 'murmur'] as const) {
+  const s = separation({ ...baseParams, hash });
+  console.log(
+    `separation hash=${hash} k=${baseParams.distance}: near-duplicates within k ${(100 * s.dupWithinK).toFixed(1)}% (mean distance ${s.dupMean.toFixed(2)}), ` +
+      `different pages within k ${(100 * s.nonDupWithinK).toFixed(2)}% (mean ${s.nonDupMean.toFixed(2)}, min ${s.nonDupMin})`,
+  );
+  const bias = bitBias({ ...baseParams, hash });
+  console.log(`bit bias hash=${hash}: max |P(bit=1) − 0.5| pages ${bias.pages.toFixed(3)}, one-or-two-word texts ${bias.shortTexts.toFixed(3)}`);
+}
+
+
+if (args.quality) process.exit(0);
 
 // Warm-up: one untimed pass of each path, so that the JIT has compiled the hot loops.
 for (const t of distinct) {
@@ -187,14 +229,6 @@ for (const hash of ['rabin', 'murmur'] as const) {
 
 const baseline = throughput((t) => naiveSimhash(t), undefined, 1);
 console.log(`baseline (naive JS, MD5 per shingle string): ${baseline.toFixed(1)} MB/s`);
-
-for (const hash of ['rabin', 'murmur'] as const) {
-  const s = separation({ ...baseParams, hash });
-  console.log(
-    `separation hash=${hash} k=${baseParams.distance}: near-duplicates within k ${(100 * s.dupWithinK).toFixed(1)}% (mean distance ${s.dupMean.toFixed(2)}), ` +
-      `different pages within k ${(100 * s.nonDupWithinK).toFixed(2)}% (mean ${s.nonDupMean.toFixed(2)}, min ${s.nonDupMin})`,
-  );
-}
 
 const chosen = results[defaultHash]!;
 console.log(`ratios vs baseline (hash=${defaultHash}): full=${(chosen.full / baseline).toFixed(1)}× with_stem_cache=${(chosen.cached / baseline).toFixed(1)}× simhash_only=${(chosen.simhashOnly / baseline).toFixed(1)}×`);
