@@ -14,7 +14,7 @@ import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import { tokenize } from './tokenize.js';
 
 export interface DetectLanguageOptions {
-  /** Characters from the start of the text that are examined (bounded for speed). @default 512 */
+  /** Characters from the start of the text that are examined (bounded for speed). @default 256 */
   readonly maxChars?: number;
   /** Texts shorter than this (after slicing) are 'und', as in franc. @default 10 */
   readonly minLength?: number;
@@ -282,7 +282,7 @@ function refineCatalan(lang: string, sample: string): string {
  * Romanian by distinctive stop words.
  */
 export function detectLanguage(text: string, options: DetectLanguageOptions = {}): string {
-  const maxChars = options.maxChars ?? 512;
+  const maxChars = options.maxChars ?? 256;
   const minLength = options.minLength ?? 10;
   let sample = text.length > maxChars ? text.slice(0, maxChars) : text;
   // Never end the sample on half a surrogate pair.

@@ -93,6 +93,12 @@ export function stopWordsFor(language: string): ReadonlySet<string> {
   return STOP_SETS.get(language) ?? EMPTY;
 }
 
+/** Whether a language (ISO 639-3) has a Snowball stemmer. */
+export function hasStemmer(language: string): boolean {
+  const algorithm = LANGUAGES[language]?.[1];
+  return algorithm !== undefined && algorithm !== '';
+}
+
 /**
  * A fresh Snowball stemmer for a language (ISO 639-3), or null. Each call makes its own instance
  * (they hold per-word state), so callers never share one across threads or re-entrant calls.

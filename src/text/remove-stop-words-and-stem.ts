@@ -3,7 +3,7 @@
  * Snowball stem. Tokens of scripts written without spaces (one character each) and tokens with
  * digits are kept as they are.
  */
-import { createStemmer, stopWordsFor } from './language-resources.js';
+import { createStemmer, hasStemmer, stopWordsFor, type Stemmer } from './language-resources.js';
 import type { StemCache } from './stem-cache.js';
 
 export interface StemOptions {
@@ -17,15 +17,17 @@ const HAS_DIGIT = /\p{N}/u;
 
 /** A word → stem function with the call's (or the cache's) memo. */
 function memoStemmer(language: string, options: StemOptions): (word: string) => string {
-  const stemmer = createStemmer(language);
+  if (!hasStemmer(language)) return (word: string) => word;
+  // Made on the first miss only: with a warm StemCache most documents never need one.
+  let stemmer: Stemmer | null = null;
   const cache = options.stemCache;
   const memo = cache === undefined ? new Map<string, string>() : cache.memoFor(language);
   return (word: string): string => {
-    if (stemmer === null) return word;
     let out = memo.get(word);
     if (out === undefined) {
       // Single CJK characters and tokens with digits have nothing to stem.
-      out = word.charCodeAt(0) >= 0x2e80 || HAS_DIGIT.test(word) ? word : stemmer(word);
+      if (word.charCodeAt(0) >= 0x2e80 || HAS_DIGIT.test(word)) out = word;
+      else out = (stemmer ??= createStemmer(language)!)(word);
       if (cache === undefined) memo.set(word, out);
       else cache.remember(memo, word, out);
     }
