@@ -30,6 +30,7 @@ import {
   APPLICATION_ID, SCHEMA_VERSION, assertSameParams, blockColumns, paramsToJson, schemaStatements, validateParams,
 } from './index-schema.js';
 import { URL_KEY_VERSION, urlKey } from './url-key.js';
+import { UrlTail } from './url-tail.js';
 
 export interface IndexOptions {
   /** Fingerprint parameters; a database made with other ones is refused. */
@@ -40,6 +41,11 @@ export interface IndexOptions {
   readonly readonly?: boolean;
   /** SQLite page cache in MiB. @default 16 */
   readonly cacheSizeMb?: number;
+  /**
+   * Newest URLs kept in memory before a write transaction merges them, sorted, into the SQLite URL
+   * index (see url-tail.ts). @default 262144
+   */
+  readonly urlMergeThreshold?: number;
 }
 
 /** A stored document a fingerprint matches. */
@@ -66,6 +72,8 @@ export const SKIP_REASONS: readonly SkipReason[] = [
 
 /** Rows per page when iterating (no cursor stays open between yields, so callers may query meanwhile). */
 const PAGE_ROWS = 1000;
+
+type PriorRow = [id: number, kind: 'stored' | 'exact' | 'near', distance: number | null, matchId: number | null];
 
 const DOCUMENT_COLUMNS =
   'id, kind, url, (fingerprint >> 32) & 4294967295 AS hi, fingerprint & 4294967295 AS lo, text_hash, distance, ' +
@@ -226,11 +234,17 @@ export class FingerprintIndex {
 
   readonly #db: Database.Database;
   readonly #busyTimeoutMs: number;
+  readonly #urlMergeThreshold: number;
   readonly #candidates = new IdList();
+  readonly #urlIds = new IdList(4);
   /** In-memory view of the stored fingerprints; null until first needed (or after a failed write). */
   #table: CandidateTable | null = null;
-  /** Highest documents.id the table has seen (stored or not). */
+  /** URL keys of documents newer than #urlIndexedTo; built and dropped with #table. */
+  #tail: UrlTail | null = null;
+  /** Highest documents.id the table and tail have seen (stored or not). */
   #lastSeenId = 0;
+  /** Documents with ids up to this are in the url_index table. */
+  #urlIndexedTo = 0;
   /** The current write transaction added this connection's own rows to the table. */
   #dirty = false;
   #closed = false;
@@ -240,8 +254,13 @@ export class FingerprintIndex {
   readonly #sql: {
     maxId: Statement;
     storedRows: Statement;
+    tailRows: Statement;
     catchUp: Statement;
-    probeUrl: Statement;
+    urlIndexedTo: Statement;
+    setUrlIndexedTo: Statement;
+    mergeUrls: Statement;
+    priorById: Statement;
+    priorIndexed: Statement;
     probeSkipped: Statement;
     candidate: Statement;
     urlOf: Statement;
@@ -252,7 +271,8 @@ export class FingerprintIndex {
     insertLink: Statement;
     inLinks: Statement;
     byId: Statement;
-    byUrl: Statement;
+    byIdAndUrl: Statement;
+    byUrlIndexed: Statement;
     storedPage: Statement;
     rejectedPage: Statement;
     skippedPage: Statement;
@@ -260,9 +280,14 @@ export class FingerprintIndex {
   readonly #write: <T>(body: () => T) => T;
   /** Catch-up and lookup in one read transaction (one lock round trip instead of two). */
   readonly #lookup: (hi: number, lo: number, textHash: string) => Found | null;
+  readonly #lookupUrl: (url: string) => DocumentRow | undefined;
 
-  private constructor(path: string, db: Database.Database, params: FingerprintParams, readonly: boolean, busyTimeoutMs: number) {
+  private constructor(
+    path: string, db: Database.Database, params: FingerprintParams, readonly: boolean, busyTimeoutMs: number,
+    urlMergeThreshold: number,
+  ) {
     this.path = path;
+    this.#urlMergeThreshold = urlMergeThreshold;
     this.#db = db;
     this.params = params;
     this.layout = blockLayout(params.distance);
@@ -280,35 +305,62 @@ export class FingerprintIndex {
         `SELECT id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295 FROM documents
          WHERE kind = 'stored' AND id <= ? ORDER BY id`,
       ).raw(),
+      tailRows: p('SELECT id, url_key FROM documents WHERE id > ? AND id <= ? ORDER BY id').raw(),
       catchUp: p(
-        `SELECT id, kind = 'stored', (fingerprint >> 32) & 4294967295, fingerprint & 4294967295 FROM documents
+        `SELECT id, kind = 'stored', (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url_key FROM documents
          WHERE id > ? ORDER BY id`,
       ).raw(),
-      probeUrl: p('SELECT id, kind, distance, match_id FROM documents WHERE url_key = ? AND url = ? ORDER BY id LIMIT 1').raw(),
+      urlIndexedTo: p("SELECT value FROM counters WHERE name = 'url_indexed_to'").pluck(),
+      setUrlIndexedTo: p("UPDATE counters SET value = ? WHERE name = 'url_indexed_to'"),
+      mergeUrls: p('INSERT INTO url_index (url_key, id) SELECT url_key, id FROM documents WHERE id > ? AND id <= ? ORDER BY url_key, id'),
+      priorById: p('SELECT id, kind, distance, match_id FROM documents WHERE id = ? AND url = ?').raw(),
+      priorIndexed: p(
+        `SELECT id, kind, distance, match_id FROM documents
+         WHERE id IN (SELECT id FROM url_index WHERE url_key = ?) AND url = ? ORDER BY id LIMIT 1`,
+      ).raw(),
       probeSkipped: p('SELECT reason FROM skipped WHERE url = ?').pluck(),
       candidate: p('SELECT (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url, text_hash FROM documents WHERE id = ?').raw(),
       urlOf: p('SELECT url FROM documents WHERE id = ?').pluck(),
       insert: p(`INSERT INTO documents (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`),
       insertSkipped: p('INSERT INTO skipped (url, reason, detail, at) VALUES (?, ?, ?, ?)'),
-      bumpCount: p('UPDATE counts SET n = n + ? WHERE kind = ?'),
-      counts: p('SELECT kind, n FROM counts').raw(),
+      bumpCount: p('UPDATE counters SET value = value + ? WHERE name = ?'),
+      counts: p("SELECT name, value FROM counters WHERE name IN ('stored', 'exact', 'near', 'skipped')").raw(),
       insertLink: p('INSERT OR IGNORE INTO links (to_url, from_url) VALUES (?, ?)'),
       inLinks: p('SELECT to_url, count(*) FROM links GROUP BY to_url').raw(),
       byId: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ? AND kind = 'stored'`),
-      byUrl: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE url_key = ? AND url = ? ORDER BY id LIMIT 1`),
+      byIdAndUrl: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ? AND url = ?`),
+      byUrlIndexed: p(
+        `SELECT ${DOCUMENT_COLUMNS} FROM documents
+         WHERE id IN (SELECT id FROM url_index WHERE url_key = ?) AND url = ? ORDER BY id LIMIT 1`,
+      ),
       storedPage: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE kind = 'stored' AND id > ? ORDER BY id LIMIT ${PAGE_ROWS}`),
       rejectedPage: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE kind <> 'stored' AND id > ? ORDER BY id LIMIT ${PAGE_ROWS}`),
       skippedPage: p(`SELECT url, reason, detail, at FROM skipped WHERE url > ? ORDER BY url LIMIT ${PAGE_ROWS}`),
     };
     const transaction = db.transaction((body: () => unknown) => {
       this.#catchUp();
+      this.#syncUrlIndex();
       const result = body();
       this.#flushCounts();
+      if (this.#tail!.size >= this.#urlMergeThreshold) this.#mergeUrls();
       return result;
     });
     this.#lookup = db.transaction((hi: number, lo: number, textHash: string) => {
       this.#catchUp();
       return this.#find(hi, lo, textHash);
+    });
+    this.#lookupUrl = db.transaction((url: string) => {
+      this.#catchUp();
+      this.#syncUrlIndex();
+      const key = urlKey(url);
+      const ids = this.#urlIds;
+      ids.clear();
+      this.#tail!.idsOf(key, ids);
+      for (let i = 0; i < ids.count; i++) {
+        const row = this.#sql.byIdAndUrl.get(ids.ids[i], url) as DocumentRow | undefined;
+        if (row !== undefined) return row;
+      }
+      return this.#sql.byUrlIndexed.get(BigInt(key), url) as DocumentRow | undefined;
     });
     this.#write = <T>(body: () => T): T => {
       this.#assertWritable();
@@ -348,6 +400,12 @@ export class FingerprintIndex {
     if (!Number.isInteger(cacheSizeMb) || cacheSizeMb < 1 || cacheSizeMb > 65_536) {
       throw new ValidationError(`Expected \`cacheSizeMb\` to be an integer 1–65536, got ${describeValue(cacheSizeMb)}`);
     }
+    const urlMergeThreshold = options.urlMergeThreshold ?? 262_144;
+    if (!Number.isInteger(urlMergeThreshold) || urlMergeThreshold < 1 || urlMergeThreshold > 16_777_216) {
+      throw new ValidationError(
+        `Expected \`urlMergeThreshold\` to be an integer 1–16777216, got ${describeValue(urlMergeThreshold)}`,
+      );
+    }
     const db = connect(path, readonly, busyTimeoutMs);
     try {
       if (!readonly) {
@@ -374,7 +432,7 @@ export class FingerprintIndex {
       };
       if (readonly) setUp();
       else db.transaction(setUp).immediate();
-      return new FingerprintIndex(path, db, params, readonly, busyTimeoutMs);
+      return new FingerprintIndex(path, db, params, readonly, busyTimeoutMs, urlMergeThreshold);
     } catch (error) {
       db.close();
       throw error instanceof NeardupError ? error : new IndexError(describeFailure(error, path, busyTimeoutMs), { cause: error });
@@ -486,7 +544,8 @@ export class FingerprintIndex {
     assertUrl(url);
     this.#assertOpen();
     try {
-      const row = this.#sql.byUrl.get(BigInt(urlKey(url)), url) as DocumentRow | undefined;
+      this.#ensureTable();
+      const row = this.#lookupUrl(url);
       if (row === undefined) return undefined;
       return row.kind === 'stored' ? toStored(row) : toRejected(row);
     } catch (error) {
@@ -533,9 +592,9 @@ export class FingerprintIndex {
     }
   }
 
-  /** Bytes of the in-memory table (0 before the first lookup). */
+  /** Bytes of the in-memory table and URL tail (0 before the first lookup). */
   get memoryBytes(): number {
-    return this.#table === null ? 0 : this.#table.byteLength;
+    return (this.#table?.byteLength ?? 0) + (this.#tail?.byteLength ?? 0);
   }
 
   /** Closes the database. Further calls throw IndexError. */
@@ -543,6 +602,7 @@ export class FingerprintIndex {
     if (this.#closed) return;
     this.#closed = true;
     this.#table = null;
+    this.#tail = null;
     this.#db.close();
   }
 
@@ -564,16 +624,21 @@ export class FingerprintIndex {
 
   #invalidate(): void {
     this.#table = null;
+    this.#tail = null;
     this.#lastSeenId = 0;
+    this.#urlIndexedTo = 0;
   }
 
-  /** Builds the in-memory table from SQLite (outside any write transaction: it may take seconds). */
+  /**
+   * Builds the in-memory table and URL tail from SQLite, outside any write transaction (it may take
+   * seconds). Rows above the max id read here are added later by #catchUp.
+   */
   #ensureTable(): void {
     if (this.#table !== null) return;
     try {
       const maxId = Number(this.#sql.maxId.get());
       const rows = this.#sql.storedRows;
-      this.#table = buildCandidateTable(
+      const table = buildCandidateTable(
         this.layout,
         (visit) => {
           for (const row of rows.iterate(maxId) as IterableIterator<[number, number, number]>) visit(row[0], row[1], row[2]);
@@ -581,6 +646,10 @@ export class FingerprintIndex {
         maxId,
       );
       this.#lastSeenId = maxId;
+      this.#tail = new UrlTail();
+      this.#urlIndexedTo = -1;
+      this.#syncUrlIndex();
+      this.#table = table;
     } catch (error) {
       this.#invalidate();
       throw this.#wrap(error);
@@ -590,11 +659,36 @@ export class FingerprintIndex {
   /** Adds the rows other connections committed since this one last looked. */
   #catchUp(): void {
     const table = this.#table!;
-    const rows = this.#sql.catchUp.all(this.#lastSeenId) as [number, number, number, number][];
-    for (const [id, isStored, hi, lo] of rows) {
+    const tail = this.#tail!;
+    const rows = this.#sql.catchUp.all(this.#lastSeenId) as [number, number, number, number, number][];
+    for (const [id, isStored, hi, lo, key] of rows) {
       if (isStored === 1) table.add(id, hi, lo);
+      tail.add(key, id);
       this.#lastSeenId = id;
     }
+    // A process that only looks things up never merges; keep its tail from growing without bound.
+    if (tail.size >= 2 * this.#urlMergeThreshold) this.#syncUrlIndex();
+  }
+
+  /** After another connection merged the tail into url_index, keep only the documents still outside it. */
+  #syncUrlIndex(): void {
+    const indexedTo = Number(this.#sql.urlIndexedTo.get());
+    if (indexedTo === this.#urlIndexedTo) return;
+    const tail = this.#tail!;
+    tail.clear();
+    for (const [id, key] of this.#sql.tailRows.iterate(indexedTo, this.#lastSeenId) as IterableIterator<[number, number]>) {
+      tail.add(key, id);
+    }
+    this.#urlIndexedTo = indexedTo;
+  }
+
+  /** Inside a write transaction: moves the tail into url_index, sorted, so each index page is written once. */
+  #mergeUrls(): void {
+    this.#dirty = true;
+    this.#sql.mergeUrls.run(this.#urlIndexedTo, this.#lastSeenId);
+    this.#sql.setUrlIndexedTo.run(this.#lastSeenId);
+    this.#tail!.clear();
+    this.#urlIndexedTo = this.#lastSeenId;
   }
 
   /** The stored document an exact duplicate or the nearest near duplicate, or null. */
@@ -618,9 +712,22 @@ export class FingerprintIndex {
     return best;
   }
 
+  /** The row recorded for a URL: among the tail's ids first, else through url_index. */
+  #priorRow(url: string): PriorRow | undefined {
+    const key = urlKey(url);
+    const ids = this.#urlIds;
+    ids.clear();
+    this.#tail!.idsOf(key, ids);
+    for (let i = 0; i < ids.count; i++) {
+      const row = this.#sql.priorById.get(ids.ids[i], url) as PriorRow | undefined;
+      if (row !== undefined) return row;
+    }
+    return this.#sql.priorIndexed.get(BigInt(key), url) as PriorRow | undefined;
+  }
+
   /** The decision already recorded for a URL, or null. */
   #prior(url: string): Decision | null {
-    const row = this.#sql.probeUrl.get(BigInt(urlKey(url)), url) as [number, DocumentRow['kind'], number | null, number | null] | undefined;
+    const row = this.#priorRow(url);
     if (row !== undefined) {
       const [id, kind, distance, matchId] = row;
       if (kind === 'stored') return { kind, id };
@@ -650,7 +757,8 @@ export class FingerprintIndex {
     const found = this.#find(hi, lo, doc.textHash);
     const kind = found === null ? 'stored' : found.exact ? 'exact' : 'near';
     const layout = this.layout;
-    const args: unknown[] = [kind, doc.url, BigInt(urlKey(doc.url)), fingerprintToBigInt({ hi, lo })];
+    const key = urlKey(doc.url);
+    const args: unknown[] = [kind, doc.url, BigInt(key), fingerprintToBigInt({ hi, lo })];
     for (let b = 0; b < layout.count; b++) args.push(blockValue(hi, lo, layout.starts[b]!, layout.widths[b]!));
     args.push(
       doc.textHash,
@@ -669,9 +777,10 @@ export class FingerprintIndex {
     const id = Number(this.#sql.insert.run(...args).lastInsertRowid);
     // Inside BEGIN IMMEDIATE after catching up, nobody else can have added a row in between.
     this.#lastSeenId = id;
+    this.#dirty = true;
+    this.#tail!.add(key, id);
     this.#pending[kind]++;
     if (found === null) {
-      this.#dirty = true;
       this.#table!.add(id, hi, lo);
       return { kind: 'stored', id };
     }

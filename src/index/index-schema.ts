@@ -5,9 +5,12 @@
  *             stored and rejected rows (ids only grow; rows are never deleted). fingerprint is the
  *             signed 64-bit simhash, b0..bN its k + 1 blocks; url_key a 53-bit hash of url (see
  *             url-key.ts). Rejected rows carry distance and match_id (the stored document matched).
+ * url_index   (url_key, id) of every document with id ≤ counters.url_indexed_to, filled in sorted
+ *             batches (see url-tail.ts); newer documents are found through the in-memory tail.
  * skipped     pages recorded with a reason instead of a fingerprint (no-text, robots, http-error, ...).
  * links       distinct (to_url, from_url) pairs of the crawl's link graph, for in-link counts.
- * counts      rows per kind, kept in step by every write transaction (stats() without a table scan).
+ * counters    rows per kind (stats() without a table scan) and url_indexed_to, kept in step by every
+ *             write transaction.
  * meta        params (JSON), block layout, URL key version, schema version, creation time.
  * Views stored_documents and rejected_documents are there for people reading the file with sqlite3.
  */
@@ -51,11 +54,11 @@ ${blocks}
   last_modified TEXT,
   depth INTEGER
 )`,
-    `CREATE INDEX documents_by_url_key ON documents (url_key)`,
+    `CREATE TABLE url_index (url_key INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (url_key, id)) WITHOUT ROWID`,
     `CREATE TABLE skipped (url TEXT PRIMARY KEY, reason TEXT NOT NULL, detail TEXT, at INTEGER NOT NULL) WITHOUT ROWID`,
     `CREATE TABLE links (to_url TEXT NOT NULL, from_url TEXT NOT NULL, PRIMARY KEY (to_url, from_url)) WITHOUT ROWID`,
-    `CREATE TABLE counts (kind TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID`,
-    `INSERT INTO counts (kind, n) VALUES ('stored', 0), ('exact', 0), ('near', 0), ('skipped', 0)`,
+    `CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID`,
+    `INSERT INTO counters (name, value) VALUES ('stored', 0), ('exact', 0), ('near', 0), ('skipped', 0), ('url_indexed_to', 0)`,
     `CREATE VIEW stored_documents AS SELECT * FROM documents WHERE kind = 'stored'`,
     `CREATE VIEW rejected_documents AS SELECT * FROM documents WHERE kind <> 'stored'`,
     `PRAGMA application_id = ${APPLICATION_ID}`,

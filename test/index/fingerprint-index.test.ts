@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IndexError, ParameterMismatchError, ValidationError } from '../../src/errors.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import { blockLayout } from '../../src/index/block-layout.js';
-import { FingerprintIndex } from '../../src/index/fingerprint-index.js';
-import type { Fingerprint, IndexCandidate } from '../../src/types.js';
+import { FingerprintIndex, type IndexOptions } from '../../src/index/fingerprint-index.js';
+import type { Decision, Fingerprint, IndexCandidate } from '../../src/types.js';
 import {
   bruteNearest, candidate, flipBits, paramsFor, prng, randomFingerprint, randomPositions, tempDir,
 } from './index-test-helpers.js';
@@ -25,7 +25,7 @@ afterEach(() => {
   temp.remove();
 });
 
-function open(name = 'index.db', params = K3, options: { readonly?: boolean } = {}): FingerprintIndex {
+function open(name = 'index.db', params = K3, options: Omit<IndexOptions, 'params'> = {}): FingerprintIndex {
   const index = FingerprintIndex.open(name === ':memory:' ? name : join(temp.dir, name), { params, ...options });
   opened.push(index);
   return index;
@@ -287,6 +287,32 @@ describe('the database file', () => {
     a.checkAndInsert(candidate('u:c', flipBits(BASE, [20, 21, 22, 23, 24, 25])));
     expect(b.checkAndInsert(candidate('u:d', flipBits(BASE, [20, 21, 22, 23, 24])))).toMatchObject({ kind: 'near', matchId: 3, distance: 1 });
     expect(a.stats()).toEqual({ stored: 2, exact: 0, near: 2, skipped: 0 });
+  });
+
+  it('finds every URL before and after the newest ones are merged into url_index, across connections', () => {
+    const a = open('merge.db', K3, { urlMergeThreshold: 5 });
+    const b = open('merge.db', K3, { urlMergeThreshold: 1000 });
+    const next = prng(77);
+    const decisions = new Map<string, Decision>();
+    const judge = (index: FingerprintIndex, url: string) => decisions.set(url, index.checkAndInsert(candidate(url, randomFingerprint(next))));
+    for (let i = 0; i < 12; i++) judge(a, `u:a${i}`); // a merges at 5 and 10
+    for (let i = 0; i < 11; i++) judge(b, `u:b${i}`); // b never merges on its own
+    expect(a.checkAndInsert(candidate('u:b3', BASE))).toEqual(decisions.get('u:b3')); // in a's tail through catch-up
+    judge(a, 'u:a12'); // the call above merged b's documents too (a's tail reached 5)
+    expect(b.checkAndInsert(candidate('u:b7', BASE))).toEqual(decisions.get('u:b7')); // b resyncs: now in url_index
+    expect(b.checkAndInsert(candidate('u:a2', null))).toEqual(decisions.get('u:a2'));
+    const db = new Database(join(temp.dir, 'merge.db'), { readonly: true });
+    const indexed = db.prepare('SELECT count(*) FROM url_index').pluck().get() as number;
+    const indexedTo = db.prepare("SELECT value FROM counters WHERE name = 'url_indexed_to'").pluck().get() as number;
+    db.close();
+    expect(indexedTo).toBeGreaterThanOrEqual(23);
+    expect(indexed).toBe(indexedTo);
+    const fresh = open('merge.db');
+    for (const [url, decision] of decisions) {
+      expect(fresh.getByUrl(url)?.id, url).toBe((decision as { id: number }).id);
+      expect(fresh.checkAndInsert(candidate(url, BASE))).toEqual(decision);
+    }
+    expect(fresh.stats().stored + fresh.stats().near + fresh.stats().exact).toBe(decisions.size);
   });
 
   it('read-only: lookups work, writes are refused', () => {
