@@ -13,7 +13,8 @@
  *   with their position, never fatal. Only failures to write outputs stop the run.
  */
 import PQueue from 'p-queue';
-import { Pipeline, analyzePage, type AnalyzedPage } from '../pipeline.js';
+import { Pipeline, analyzePage, type AnalyzeOptions, type AnalyzedPage } from '../pipeline.js';
+import { StemCache } from '../text/stem-cache.js';
 import type { Config } from '../config.js';
 import type { Decision, PageInput, SkipReason } from '../types.js';
 import type { BatchEntry, BatchProblem, PageEntry } from './batch-entry.js';
@@ -92,11 +93,14 @@ interface Analyser {
 }
 
 function inProcessAnalyser(config: Config): Analyser {
+  // As in analyze-worker.ts: one stem cache for the run, passed where analyzePage accepts options.
+  const options: AnalyzeOptions = { stemCache: new StemCache() };
+  const analyze = analyzePage as (input: PageInput, config: Config, options?: AnalyzeOptions) => AnalyzedPage;
   return {
     workers: 0,
     run: async (inputs) => inputs.map((input): AnalyzeResult => {
       try {
-        return { ok: true, page: analyzePage(input, config) };
+        return { ok: true, page: analyze(input, config, options) };
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error.message : String(error) };
       }

@@ -115,7 +115,7 @@ describe('dedupBatch', () => {
   });
 
   it('never reads more than maxInFlight documents (plus one batch) ahead of the commits', async () => {
-    const lines = clusteredDocs(200);
+    const lines = clusteredDocs(120);
     let read = 0;
     let committed = 0;
     let maxAhead = 0;
@@ -128,12 +128,12 @@ describe('dedupBatch', () => {
       }
     }
     const summary = await dedupEntries(source(), {
-      dataDir: join(dir, 'data'), config, workers: 2, maxInFlight: 40, batchSize: 8,
+      dataDir: join(dir, 'data'), config, workers: 2, maxInFlight: 24, batchSize: 4,
       onProgress: (p) => { committed = p.documents; },
     });
-    expect(summary.documents).toBe(200);
-    expect(maxAhead).toBeGreaterThan(8); // it does read ahead, to keep both workers busy
-    expect(maxAhead).toBeLessThanOrEqual(40 + 8);
+    expect(summary.documents).toBe(120);
+    expect(maxAhead).toBeGreaterThan(4); // it does read ahead, to keep both workers busy
+    expect(maxAhead).toBeLessThanOrEqual(24 + 4);
   });
 
   it('counts and reports problems in input order and goes on', async () => {
