@@ -86,7 +86,8 @@ interface Batch {
   readonly chars: number;
 }
 
-interface Analyser {
+/** Where documents are analysed: the worker pool, or this thread. */
+export interface Analyser {
   readonly workers: number;
   run(inputs: readonly PageInput[]): Promise<readonly AnalyzeResult[]>;
   close(): Promise<void>;
@@ -114,7 +115,7 @@ function bump(map: Record<string, number>, key: string): void {
 }
 
 /** Analyses a batch; if its worker died, retries document by document so one bad document fails alone. */
-async function analyseBatch(analyser: Analyser, inputs: readonly PageInput[]): Promise<readonly AnalyzeResult[]> {
+export async function analyseBatch(analyser: Analyser, inputs: readonly PageInput[]): Promise<readonly AnalyzeResult[]> {
   if (inputs.length === 0) return [];
   try {
     return await analyser.run(inputs);

@@ -32,6 +32,7 @@ function isoDate(value: string | null | undefined): string | null {
 }
 
 class TooLarge extends Error {}
+class DecodeFailed extends Error {}
 
 /** The decoded (de-chunked, un-gzipped) HTTP body, at most `maxBytes`. */
 async function readBody(record: WARCRecord, maxBytes: number): Promise<Uint8Array> {
@@ -45,7 +46,14 @@ async function readBody(record: WARCRecord, maxBytes: number): Promise<Uint8Arra
   let body: Uint8Array = Buffer.concat(chunks, total);
   // warcio inflates gzip/deflate itself; a brotli body comes through de-chunked but still compressed.
   const encoding = record.httpHeaders?.headers.get('content-encoding')?.trim().toLowerCase();
-  if (encoding === 'br') body = brotliDecompressSync(body, { maxOutputLength: maxBytes });
+  if (encoding === 'br') {
+    try {
+      body = brotliDecompressSync(body, { maxOutputLength: maxBytes });
+    } catch (error) {
+      // Some crawlers store the decoded body but keep the header: take it as it is if it reads as HTML.
+      if (!looksLikeHtml(body)) throw new DecodeFailed(`brotli body cannot be decoded: ${(error as Error).message}`);
+    }
+  }
   return body;
 }
 
@@ -106,10 +114,9 @@ export async function* readWarc(path: string, options: ReaderOptions = {}): Asyn
           yield { kind: 'skip', position, url, reason: 'too-large', detail: error.message };
           continue;
         }
-        const message = (error as Error).message;
-        // A body that cannot be decoded (bad brotli, ...) is that page's problem; a broken stream ends the file.
-        if (/brotli|decompress/i.test(message)) {
-          yield { kind: 'skip', position, url, reason: 'decode-error', detail: message };
+        // A body that cannot be decoded is that page's problem; a broken stream ends the file.
+        if (error instanceof DecodeFailed) {
+          yield { kind: 'skip', position, url, reason: 'decode-error', detail: error.message };
           continue;
         }
         throw error;

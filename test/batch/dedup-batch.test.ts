@@ -5,7 +5,9 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { BatchEntry, BatchProblem } from '../../src/batch/batch-entry.js';
-import { dedupBatch, dedupEntries, type BatchSummary } from '../../src/batch/dedup-batch.js';
+import { analyseBatch, dedupBatch, dedupEntries, type Analyser, type BatchSummary } from '../../src/batch/dedup-batch.js';
+import { WorkerCrashError } from '../../src/batch/analyze-pool.js';
+import type { PageInput } from '../../src/types.js';
 import { InputError } from '../../src/errors.js';
 import { writeWarc } from './warc-fixture.js';
 
@@ -167,5 +169,25 @@ describe('dedupBatch', () => {
     const data = join(dir, 'data');
     await expect(dedupBatch({ inputs: [join(dir, 'missing.jsonl')], dataDir: data, config })).rejects.toBeInstanceOf(InputError);
     await expect(readFile(join(data, 'corpus.jsonl'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('retries a batch whose worker died one document at a time, so only the culprit fails', async () => {
+    const calls: number[] = [];
+    const analyser: Analyser = {
+      workers: 1,
+      run: async (inputs: readonly PageInput[]) => {
+        calls.push(inputs.length);
+        if (inputs.some((i) => i.url === 'poison')) throw new WorkerCrashError('analysis worker failed: worker exited with code 1');
+        return inputs.map((i) => ({ ok: false as const, error: `analysed ${i.url}` }));
+      },
+      close: async () => {},
+    };
+    const results = await analyseBatch(analyser, [{ url: 'a', text: 'x' }, { url: 'poison', text: 'x' }, { url: 'b', text: 'x' }]);
+    expect(calls).toEqual([3, 1, 1, 1]);
+    expect(results).toEqual([
+      { ok: false, error: 'analysed a' },
+      { ok: false, error: 'analysis worker failed: worker exited with code 1' },
+      { ok: false, error: 'analysed b' },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchEntry, PageEntry } from '../../src/batch/batch-entry.js';
@@ -69,6 +69,17 @@ describe('readWarc', () => {
     await writeWarc(path, [{ type: 'response', url: 'http://z.example/', httpHeaders: { 'Content-Type': 'text/html', 'Content-Encoding': 'gzip' }, body: gzipSync(page('Zipped')) }]);
     const [entry] = (await collect(path)).filter((e) => e.kind === 'page') as PageEntry[];
     expect(entry!.input.html).toContain('Zipped body text');
+  });
+
+  it('decodes a brotli body, and records an undecodable one as a decode-error skip', async () => {
+    const path = join(dir, 'br.warc');
+    await writeWarc(path, [
+      { type: 'response', url: 'http://br.example/ok', httpHeaders: { 'Content-Type': 'text/html', 'Content-Encoding': 'br' }, body: brotliCompressSync(page('Brotli')) },
+      { type: 'response', url: 'http://br.example/bad', httpHeaders: { 'Content-Type': 'text/html', 'Content-Encoding': 'br' }, body: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) },
+    ]);
+    const entries = (await collect(path)).filter((e) => e.kind !== 'ignored');
+    expect(entries[0]!.kind === 'page' && entries[0]!.input.html).toContain('Brotli body text');
+    expect(entries[1]).toMatchObject({ kind: 'skip', url: 'http://br.example/bad', reason: 'decode-error' });
   });
 
   it('skips a body over the size limit without failing the file', async () => {
