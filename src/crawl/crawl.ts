@@ -11,19 +11,23 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Configuration, LogLevel, RequestQueue, log as crawleeLog } from '@crawlee/cheerio';
+import { availableParallelism } from 'node:os';
+import { LogLevel, RequestQueue, log as crawleeLog } from '@crawlee/cheerio';
+import type { Configuration } from '@crawlee/cheerio';
 import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { Config } from '../config.js';
 import { CrawlError, NeardupError, StorageError, ValidationError } from '../errors.js';
-import { Pipeline, analyzeParsedPage, parsePage } from '../pipeline.js';
+import { Pipeline, extractParsedPage, parsePage } from '../pipeline.js';
 import type { AnalyzedPage } from '../pipeline.js';
-import type { Decision, PipelineCounters, SkipReason } from '../types.js';
+import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
+import { AnalysisThread } from './analysis-thread.js';
 import { createCrawlScope, inCrawlScope } from './crawl-scope.js';
+import { crawleeConfiguration } from './crawlee-configuration.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from './page-skip-error.js';
-import { releaseStaleLocks } from './release-stale-locks.js';
+import { scanPersistedQueue } from './persisted-queue.js';
 import { RobotsCache } from './robots-cache.js';
 
 /** The folder, inside the data folder, of crawlee's persisted request queue. */
@@ -79,6 +83,11 @@ export interface CrawlOptions {
   readonly onProgress?: (progress: CrawlProgress) => void;
   /** @default 1000 */
   readonly progressIntervalMs?: number;
+  /**
+   * Fingerprint pages in a worker thread, off the thread that drives the crawl.
+   * @default true when the machine has more than one core
+   */
+  readonly analysisWorker?: boolean;
 }
 
 function lastModifiedIso(header: string | string[] | undefined): string | null {
@@ -100,6 +109,13 @@ function firstLine(message: string): string {
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
+/** The first informative line of a fetch error (crawlee prefixes connection errors with a session notice). */
+function failureDetail(error: Error): string {
+  const lines = String(error.message).split('\n').map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('Detected a session error') && !line.startsWith('at '));
+  return firstLine(lines[0] ?? error.name);
+}
+
 /** Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. */
 export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const { config } = options;
@@ -117,8 +133,12 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   } catch (error) {
     throw new StorageError(`Cannot create \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
   }
-  const releasedLocks = releaseStaleLocks(join(crawleeDir, 'request_queues', 'default'));
+  const queueDir = join(crawleeDir, 'request_queues', 'default');
+  const before = scanPersistedQueue(queueDir, { releaseLocks: true });
+  const releasedLocks = before.released;
+  const handledBefore = before.handled;
   const pipeline = Pipeline.open({ dataDir, config });
+  const analysis = new AnalysisThread({ config, worker: options.analysisWorker ?? availableParallelism() > 1 });
   const started = Date.now();
   let fetched = 0;
   let fatal: unknown = null;
@@ -164,19 +184,12 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
 
   let config$: Configuration;
   let queue: RequestQueue;
-  let handledBefore: number;
   try {
-    config$ = new Configuration({
-      storageClientOptions: { localDataDirectory: crawleeDir, persistStorage: true },
-      persistStorage: true,
-      // Never purge: the persisted queue is what makes a crawl resumable.
-      purgeOnStart: false,
-      logLevel: LogLevel.WARNING,
-    });
+    config$ = crawleeConfiguration(crawleeDir);
     queue = await RequestQueue.open(null, { config: config$ });
-    handledBefore = await queue.handledCount();
   } catch (error) {
     pipeline.close();
+    await analysis.close();
     throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
   }
   const budget = Math.max(0, settings.maxPages - handledBefore);
@@ -191,6 +204,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     maxConcurrency: settings.concurrency,
     minConcurrency: settings.concurrency,
     maxRequestRetries: 2,
+    // Connection errors count as "session" errors in crawlee, retried up to 10 times by default.
+    maxSessionRotations: 2,
     navigationTimeoutSecs: settings.requestTimeoutSecs,
     requestHandlerTimeoutSecs: 60,
     useSessionPool: false,
@@ -206,15 +221,23 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
       const { request, response } = context;
       const depth = request.crawlDepth;
       const finalUrl = request.loadedUrl ?? request.url;
+      const input: PageInput = {
+        url: request.url,
+        finalUrl,
+        fetchedAt: Date.now(),
+        lastModified: lastModifiedIso(response.headers['last-modified']),
+        depth,
+      };
+      let page: ExtractedPage;
+      try {
+        page = extractParsedPage(context.$ as unknown as CheerioAPI, input);
+      } catch (error) {
+        recordFailure(request.url, depth, 'parse-error', firstLine((error as Error).message));
+        return;
+      }
       let analyzed: AnalyzedPage;
       try {
-        analyzed = analyzeParsedPage(context.$ as unknown as CheerioAPI, {
-          url: request.url,
-          finalUrl,
-          fetchedAt: Date.now(),
-          lastModified: lastModifiedIso(response.headers['last-modified']),
-          depth,
-        }, config, { stemCache: pipeline.stemCache });
+        analyzed = await analysis.analyze(input, page);
       } catch (error) {
         // A page that breaks the analysis is recorded, never allowed to stop the crawl.
         pipeline.countError();
@@ -264,7 +287,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
       if (fatal !== null) return;
       const skip = findPageSkip(error);
       if (skip !== null) recordFailure(request.url, request.crawlDepth, skip.reason, skip.detail);
-      else recordFailure(request.url, request.crawlDepth, 'fetch-error', firstLine(error.message));
+      else recordFailure(request.url, request.crawlDepth, 'fetch-error', failureDetail(error));
     },
   });
 
@@ -294,13 +317,9 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     options.signal?.removeEventListener('abort', onAbort);
   }
 
-  let pending = 0;
-  try {
-    const info = await queue.getInfo();
-    if (info !== undefined) pending = Math.max(0, info.totalRequestCount - info.handledRequestCount);
-  } catch {
-    // The count is informative only.
-  }
+  // Read from the files, which crawlee has flushed by now (its in-memory counts start at 0 in each process).
+  const { pending } = scanPersistedQueue(queueDir);
+  await analysis.close();
   try {
     pipeline.close();
   } catch (error) {

@@ -207,10 +207,10 @@ export class PageCrawler extends CheerioCrawler {
   }
 
   private putBack(request: Request, source: Parameters<CheerioCrawler['delayRequest']>[1], delayMs: number): void {
-    const forefront = (request.userData as { __crawlee?: { forefront?: boolean } } | undefined)?.__crawlee?.forefront;
     const done = new Promise<void>((resolve) => {
       setTimeout(() => {
-        Promise.resolve(source.reclaimRequest(request, { forefront })).catch(() => undefined).finally(() => resolve());
+        // To the head of the queue: a request held back for politeness keeps its turn.
+        Promise.resolve(source.reclaimRequest(request, { forefront: true })).catch(() => undefined).finally(() => resolve());
       }, delayMs);
     });
     this.reclaims.add(done);

@@ -13,8 +13,10 @@
  * 4. A stored document without its line (crash between the database commit and the append, or a
  *    torn line removed by 3) gets its line when its page is processed again: the index answers a
  *    URL seen before with its earlier decision, and the pipeline writes the line of any stored id
- *    the file lacks. A crawl re-processes such pages by itself, since crawlee marks a request
- *    handled only after the page handler (and so the append) returned. `missingIds` lists them.
+ *    the file lacks (from the database's record, and only if the page's text still has the text
+ *    hash that was judged). A crawl re-processes such pages by itself, since crawlee marks a
+ *    request handled only after the page handler (and so the append) returned. `missingIds`
+ *    lists the stored ids still without a line.
  */
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { StorageError } from '../errors.js';

@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scanPersistedQueue } from '../../src/crawl/persisted-queue.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'neardup-queue-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const entry = (id: string, orderNo: number | null) => ({ id, json: '{}', method: 'GET', orderNo, url: `http://h/${id}`, uniqueKey: `http://h/${id}` });
+const orderNo = (id: string) => (JSON.parse(readFileSync(join(dir, `${id}.json`), 'utf8')) as { orderNo: number | null }).orderNo;
+const now = 1_700_000_000_000;
+
+function writeQueue(): void {
+  writeFileSync(join(dir, 'locked.json'), JSON.stringify(entry('locked', now + 60_000)));
+  writeFileSync(join(dir, 'lockedFront.json'), JSON.stringify(entry('lockedFront', -(now + 60_000))));
+  writeFileSync(join(dir, 'pending.json'), JSON.stringify(entry('pending', now - 5_000)));
+  writeFileSync(join(dir, 'handled.json'), JSON.stringify(entry('handled', null)));
+  writeFileSync(join(dir, 'handled2.json'), JSON.stringify(entry('handled2', null)));
+  writeFileSync(join(dir, 'torn.json'), '{"id":');
+}
+
+describe('scanPersistedQueue', () => {
+  it('counts handled and pending requests without changing anything', () => {
+    writeQueue();
+    expect(scanPersistedQueue(dir, { now })).toEqual({ handled: 2, pending: 3, released: 0 });
+    expect(orderNo('locked')).toBe(now + 60_000);
+  });
+
+  it('puts locked requests back at the head and leaves the others alone', () => {
+    writeQueue();
+    expect(scanPersistedQueue(dir, { now, releaseLocks: true })).toEqual({ handled: 2, pending: 3, released: 2 });
+    expect(orderNo('locked')).toBe(1);
+    expect(orderNo('lockedFront')).toBe(-1);
+    expect(orderNo('pending')).toBe(now - 5_000);
+    expect(orderNo('handled')).toBeNull();
+    expect(readFileSync(join(dir, 'torn.json'), 'utf8')).toBe('{"id":');
+    expect(scanPersistedQueue(dir, { now, releaseLocks: true }).released).toBe(0);
+  });
+
+  it('reads a missing folder as an empty queue', () => {
+    expect(scanPersistedQueue(join(dir, 'nope'))).toEqual({ handled: 0, pending: 0, released: 0 });
+  });
+});
