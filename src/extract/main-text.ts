@@ -1,0 +1,126 @@
+/**
+ * Main-text extraction from a parsed page, without changing the page.
+ *
+ * 1. One iterative walk turns the tree into text blocks owned by block elements
+ *    (page-model.ts).
+ * 2. Page furniture is set aside: navigation, headers, footers, sidebars, comment threads,
+ *    related lists, share bars, cookie and subscription prompts, captions (tags, ARIA roles,
+ *    class/id words; see boilerplate-patterns.ts). Apart from comment threads, such an element is
+ *    kept when it holds most of the page's prose, so a `<div class="no-sidebar">` wrapping
+ *    everything is not lost.
+ * 3. The article container is chosen by text and link density, Readability's way
+ *    (choose-containers.ts).
+ * 4. Inside it, link-, form- and embed-heavy parts are dropped (clean-conditionally.ts); the
+ *    remaining blocks are the paragraphs, less placeholders ("Advertisement"), teasers that are
+ *    mostly a link to another page of the same site ("Read more: ..."), and a heading that
+ *    repeats the page title.
+ *
+ * Every pass is a loop over arrays or an explicit stack: a page nested 100,000 deep does not
+ * overflow the call stack. Nothing in the tree is modified, so a crawler can still enqueue the
+ * page's links from the same `$` afterwards.
+ */
+import { chooseContainers, scoreCandidates } from './choose-containers.js';
+import { cleanConditionally } from './clean-conditionally.js';
+import { collapseWhitespace, type DomElement, type DomNode } from './dom-node.js';
+import { HEADING, POSITIVE, STRONG, WEAK, buildPageModel, isAncestorOf, type PageModel } from './page-model.js';
+import { subtreeStats, type SubtreeStats } from './subtree-stats.js';
+
+/** Options of {@link extractMainText}. */
+export interface MainTextOptions {
+  /**
+   * Page title (`<title>`, `og:title`). A heading of the main text that repeats it is left out:
+   * the title is reported on its own.
+   * @default ''
+   */
+  readonly title?: string;
+  /**
+   * The page's URL (or its base URL). Links to the page's own site are told apart from links
+   * elsewhere: a list of links to the same site inside an article is recirculation, a list of
+   * links to other sites is usually the article's sources or recommendations.
+   * @default null (relative links count as the same site, absolute ones as elsewhere)
+   */
+  readonly url?: string | null;
+}
+
+/** The main text and where it was found. */
+export interface MainText {
+  /** Paragraphs separated by '\n\n'; '' when the page has no text. */
+  readonly text: string;
+  /** The elements the text was taken from (the article container and related siblings). */
+  readonly containers: readonly DomElement[];
+}
+
+/** A block that only says "advertisement" or "loading" (Readability's adWords and loadingWords, widened). */
+const placeholderText =
+  /^(?:ad(?:vertising|vertisement)?|advert|anzeige|pub(?:licit[ée])?|publicidad|werb(?:ung)?|广告|реклама|anuncio|sponsored|(?:loading|正在加载|загрузка|chargement|cargando)(?:…|\.\.\.)?)$/iu;
+
+/** A block more than this share of links to the page's own site is a teaser, not prose. */
+const teaserLinkShare = 0.7;
+
+function normaliseForCompare(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** removed[i] = 1 when i or an ancestor is page furniture. */
+function furniture(model: PageModel, all: SubtreeStats): Uint8Array {
+  const n = model.elements.length;
+  const removed = new Uint8Array(n);
+  let totalGood = 0;
+  for (let i = 0; i < n; i++) if (model.parent[i] === -1) totalGood += all.goodChars[i]!;
+  const holdsMostProse = (i: number) => totalGood > 0 && all.goodChars[i]! >= totalGood * 0.5;
+  for (let i = 0; i < n; i++) {
+    const p = model.parent[i]!;
+    if (p >= 0 && removed[p] === 1) {
+      removed[i] = 1;
+      continue;
+    }
+    const f = model.flags[i]!;
+    if ((f & STRONG) !== 0) {
+      // A comment-thread word on an element that is also called the article and holds it.
+      if (!((f & POSITIVE) !== 0 && holdsMostProse(i))) removed[i] = 1;
+    } else if ((f & WEAK) !== 0) {
+      if (!holdsMostProse(i)) removed[i] = 1;
+    }
+  }
+  return removed;
+}
+
+/** The main text of a parsed page. `root` is the document node (see documentOf) or any element. */
+export function extractMainText(root: DomNode, options: MainTextOptions = {}): MainText {
+  const model = buildPageModel(root, options.url ?? null);
+  const blockCount = model.blockOwner.length;
+  if (blockCount === 0) return { text: '', containers: [] };
+
+  const removed = furniture(model, subtreeStats(model, null));
+  const kept = subtreeStats(model, removed);
+  const score = scoreCandidates(model, removed, kept);
+  const containers = chooseContainers(model, score, kept);
+  // No prose anywhere: whatever text is not furniture.
+  const { dropped, untouchable } = containers.length === 0
+    ? { dropped: removed, untouchable: new Uint8Array(model.elements.length) }
+    : cleanConditionally(model, containers, removed, score, kept);
+  const inContainers = (owner: number) =>
+    containers.length === 0 || containers.some((c) => isAncestorOf(model, c, owner));
+
+  const title = normaliseForCompare(options.title ?? '');
+  const paragraphs: string[] = [];
+  for (let b = 0; b < blockCount; b++) {
+    const owner = model.blockOwner[b]!;
+    const text = model.blockText[b]!;
+    if (owner < 0) {
+      // Text outside any element (a bare fragment) counts only when no container was found.
+      if (containers.length === 0) paragraphs.push(text);
+      continue;
+    }
+    if (dropped[owner] === 1 || !inContainers(owner)) continue;
+    if (text.length < 40 && placeholderText.test(text)) continue;
+    if (untouchable[owner] === 0 && model.blockInternalLinkChars[b]! > model.blockChars[b]! * teaserLinkShare) continue;
+    if ((model.flags[owner]! & HEADING) !== 0 && title !== '') {
+      const heading = normaliseForCompare(text);
+      if (heading !== '' && title.startsWith(heading)) continue;
+    }
+    const paragraph = text.indexOf('\n') === -1 ? collapseWhitespace(text) : text;
+    if (paragraph !== '') paragraphs.push(paragraph);
+  }
+  return { text: paragraphs.join('\n\n'), containers: containers.map((i) => model.elements[i]!) };
+}
