@@ -1,6 +1,7 @@
 /**
  * Language detection: franc-min's trigram models and algorithm, on a bounded prefix, plus Catalan
- * (which franc-min, limited to languages with 8M+ speakers, lacks).
+ * (which franc-min, limited to languages with 8M+ speakers, lacks) and a check of Russian against
+ * the Cyrillic languages franc-min mistakes it for on short samples.
  *
  * franc compares the text's trigrams with each language's model through one object lookup per
  * trigram *per language* (~45 Latin-script languages). Here every trigram is looked up once, in a
@@ -238,48 +239,58 @@ export function francMin(value: string, minLength = 10): string {
   return model.languages[best]!;
 }
 
-// ---------------------------------------------------------------- Catalan
+// ---------------------------------------------------------------- refinements
 
-/** Languages franc-min may report for Catalan text. */
-const CATALAN_LOOKALIKES: Readonly<Record<string, string>> = { spa: 'es', por: 'pt', ita: 'it', fra: 'fr', ron: 'ro' };
+/**
+ * Languages franc-min confuses with a language we handle: Catalan (absent from franc-min) is read
+ * as another Romance language, and short Russian samples often as Bulgarian or Ukrainian.
+ * target → { language franc may report → that language's stopwords-iso code }
+ */
+const CONFUSIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  cat: { spa: 'es', por: 'pt', ita: 'it', fra: 'fr', ron: 'ro' },
+  rus: { bul: 'bg', ukr: 'uk' },
+};
+const TARGET_CODES: Readonly<Record<string, string>> = { cat: 'ca', rus: 'ru' };
 
 function stopSet(code: string): Set<string> {
   const words = (stopwordsIso as Record<string, string[]>)[code] ?? [];
   return new Set(words.filter((w) => tokenize(w).length === 1 && tokenize(w)[0] === w));
 }
 
-/** For each look-alike language: [Catalan-only stop words, that language's stop words not in Catalan]. */
-const CATALAN_EVIDENCE: ReadonlyMap<string, readonly [ReadonlySet<string>, ReadonlySet<string>]> = (() => {
-  const catalan = stopSet('ca');
-  const out = new Map<string, readonly [ReadonlySet<string>, ReadonlySet<string>]>();
-  for (const [lang, code] of Object.entries(CATALAN_LOOKALIKES)) {
-    const other = stopSet(code);
-    out.set(lang, [new Set([...catalan].filter((w) => !other.has(w))), new Set([...other].filter((w) => !catalan.has(w)))]);
+/** franc's answer → [target, target-only stop words, answer-only stop words] */
+const EVIDENCE: ReadonlyMap<string, readonly [string, ReadonlySet<string>, ReadonlySet<string>]> = (() => {
+  const out = new Map<string, readonly [string, ReadonlySet<string>, ReadonlySet<string>]>();
+  for (const [target, confusions] of Object.entries(CONFUSIONS)) {
+    const own = stopSet(TARGET_CODES[target]!);
+    for (const [lang, code] of Object.entries(confusions)) {
+      const other = stopSet(code);
+      out.set(lang, [target, new Set([...own].filter((w) => !other.has(w))), new Set([...other].filter((w) => !own.has(w)))]);
+    }
   }
   return out;
 })();
 
 /**
- * Catalan against the Romance language franc chose: whichever has more of its own stop words
- * (the ones the other language's stopwords-iso list lacks) among the sample's words.
+ * The target language against the one franc chose: whichever has more of its own stop words (the
+ * ones the other's stopwords-iso list lacks) among the sample's words.
  */
-function refineCatalan(lang: string, sample: string): string {
-  const evidence = CATALAN_EVIDENCE.get(lang);
+function refine(lang: string, sample: string): string {
+  const evidence = EVIDENCE.get(lang);
   if (evidence === undefined) return lang;
-  const [catalanOnly, otherOnly] = evidence;
-  let catalan = 0;
-  let other = 0;
+  const [target, targetOnly, otherOnly] = evidence;
+  let forTarget = 0;
+  let forOther = 0;
   for (const token of tokenize(sample.toLowerCase())) {
-    if (catalanOnly.has(token)) catalan++;
-    else if (otherOnly.has(token)) other++;
+    if (targetOnly.has(token)) forTarget++;
+    else if (otherOnly.has(token)) forOther++;
   }
-  return catalan > other ? 'cat' : lang;
+  return forTarget > forOther ? target : lang;
 }
 
 /**
  * ISO 639-3 code of the text's language ('und' when unknown or too short): franc-min on the first
  * `maxChars` characters, with Catalan told apart from Spanish, Portuguese, Italian, French and
- * Romanian by distinctive stop words.
+ * Romanian, and Russian from Bulgarian and Ukrainian, by distinctive stop words.
  */
 export function detectLanguage(text: string, options: DetectLanguageOptions = {}): string {
   const maxChars = options.maxChars ?? 256;
@@ -288,5 +299,5 @@ export function detectLanguage(text: string, options: DetectLanguageOptions = {}
   // Never end the sample on half a surrogate pair.
   const last = sample.charCodeAt(sample.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) sample = sample.slice(0, -1);
-  return refineCatalan(francMin(sample, minLength), sample);
+  return refine(francMin(sample, minLength), sample);
 }

@@ -39,6 +39,10 @@ describe('detectLanguage', () => {
   it.each([
     ['eng', 'The government announced yesterday that the new measures will come into force across the country next week.'],
     ['rus', 'Правительство объявило вчера, что новые меры вступят в силу на следующей неделе.'],
+    // franc-min alone says Bulgarian for this one.
+    ['rus', 'Правительство объявило вчера, что новые меры вступят в силу по всей стране на следующей неделе.'],
+    ['bul', 'Правителството обяви вчера, че новите мерки ще влязат в сила от следващата седмица в цялата страна.'],
+    ['ukr', 'Уряд учора оголосив, що нові заходи набудуть чинності з наступного тижня по всій країні.'],
     ['spa', 'El gobierno anunció ayer que las nuevas medidas entrarán en vigor en todo el país la próxima semana.'],
     ['cat', 'El govern va anunciar ahir que les noves mesures entraran en vigor a tot el país la setmana vinent.'],
     ['cat', 'La detecció de documents gairebé duplicats és un problema important per als cercadors, perquè omplen els índexs.'],
