@@ -97,13 +97,11 @@ import { extractPage, parseHtml } from './extract/extract-page.js';
 import { fingerprintToHex } from './fingerprint/fingerprint-codec.js';
 import { FingerprintIndex } from './index/fingerprint-index.js';
 import { CorpusWriter } from './store/corpus-writer.js';
+import { corpusFileName as corpusFile, databaseFileName as databaseFile } from './store/data-folder.js';
 import { StemCache as PageStemCache } from './text/stem-cache.js';
 import type { Decision, DocumentMeta, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
 
-/** The database file inside a data folder. */
-export const databaseFileName = 'neardup.db';
-/** The corpus file inside a data folder. */
-export const corpusFileName = 'corpus.jsonl';
+export { corpusFileName, databaseFileName } from './store/data-folder.js';
 
 /**
  * One page after the pure half of the pipeline: extracted and fingerprinted, or marked to skip.
@@ -279,10 +277,10 @@ export class Pipeline {
     } catch (error) {
       throw new StorageError(`Cannot create data folder \`${dataDir}\`: ${(error as Error).message}`, { cause: error });
     }
-    const index = FingerprintIndex.open(join(dataDir, databaseFileName), { params: fingerprintParamsFrom(config.fingerprint) });
+    const index = FingerprintIndex.open(join(dataDir, databaseFile), { params: fingerprintParamsFrom(config.fingerprint) });
     let corpus: CorpusWriter;
     try {
-      corpus = CorpusWriter.open(join(dataDir, corpusFileName));
+      corpus = CorpusWriter.open(join(dataDir, corpusFile));
     } catch (error) {
       index.close();
       throw error;

@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { defaultConfig, loadConfig } from '../config.js';
 import type { PartialConfig } from '../config.js';
-import { crawl, crawleeFolderName } from '../crawl/crawl.js';
 import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
 import { scopeModes } from '../crawl/crawl-scope.js';
 import type { ScopeMode } from '../crawl/crawl-scope.js';
-import { corpusFileName, databaseFileName } from '../pipeline.js';
+import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
 import { choiceFlag, intFlag } from './shared.js';
 
 interface CrawlFlags {
@@ -120,6 +119,8 @@ export function registerCrawl(program: Command): void {
         process.removeListener('SIGINT', onSigint);
       };
       process.on('SIGINT', onSigint);
+      // Loaded here, so that the other commands start without loading crawlee.
+      const { crawl } = await import('../crawl/crawl.js');
       let summary: CrawlSummary;
       try {
         summary = await crawl({

@@ -28,10 +28,10 @@ import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from './page-skip-error.js';
 import { scanPersistedQueue } from './persisted-queue.js';
+import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
 import { RobotsCache } from './robots-cache.js';
 
-/** The folder, inside the data folder, of crawlee's persisted request queue. */
-export const crawleeFolderName = 'crawlee';
+export { crawleeFolderName } from '../store/data-folder.js';
 
 /** One page's outcome, as it happens. */
 export interface CrawlPageEvent {
@@ -127,7 +127,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const seeds = [...options.seeds];
   const scope = createCrawlScope(seeds, settings.scope);
 
-  const crawleeDir = join(dataDir, crawleeFolderName);
+  const crawleeDir = join(dataDir, crawleeFolder);
   try {
     mkdirSync(crawleeDir, { recursive: true });
   } catch (error) {
