@@ -4,10 +4,9 @@
  * in the same order. A document that throws becomes an error result; the batch goes on.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { analyzePage, type AnalyzeOptions, type AnalyzedPage } from '../pipeline.js';
+import { analyzePage, type AnalyzeOptions } from '../pipeline.js';
 import { StemCache } from '../text/stem-cache.js';
 import type { Config } from '../config.js';
-import type { PageInput } from '../types.js';
 import type { AnalyzeRequest, AnalyzeResponse, AnalyzeResult } from './analyze-pool.js';
 
 const port = parentPort;
@@ -16,15 +15,13 @@ const config = (workerData as { config: Config }).config;
 /**
  * One stem cache for this thread's whole run (stemming dominates fingerprinting cost, and words
  * repeat across documents). Stems do not change fingerprints, so caching cannot change results.
- * analyzePage's contract takes (input, config); the options are passed on where it accepts them.
  */
 const options: AnalyzeOptions = { stemCache: new StemCache() };
-const analyze = analyzePage as (input: PageInput, config: Config, options?: AnalyzeOptions) => AnalyzedPage;
 
 port.on('message', (request: AnalyzeRequest) => {
   const results: AnalyzeResult[] = request.inputs.map((input) => {
     try {
-      return { ok: true, page: analyze(input, config, options) };
+      return { ok: true, page: analyzePage(input, config, options) };
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }

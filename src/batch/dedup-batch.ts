@@ -94,14 +94,13 @@ export interface Analyser {
 }
 
 function inProcessAnalyser(config: Config): Analyser {
-  // As in analyze-worker.ts: one stem cache for the run, passed where analyzePage accepts options.
+  // As in analyze-worker.ts: one stem cache for the run.
   const options: AnalyzeOptions = { stemCache: new StemCache() };
-  const analyze = analyzePage as (input: PageInput, config: Config, options?: AnalyzeOptions) => AnalyzedPage;
   return {
     workers: 0,
     run: async (inputs) => inputs.map((input): AnalyzeResult => {
       try {
-        return { ok: true, page: analyze(input, config, options) };
+        return { ok: true, page: analyzePage(input, config, options) };
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error.message : String(error) };
       }

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { InputError } from '../errors.js';
 import { hammingDistance } from '../fingerprint/fingerprint-codec.js';
 import { analyzePage, fingerprintParamsFrom } from '../pipeline.js';
+import { StemCache } from '../text/stem-cache.js';
 import type { Config } from '../config.js';
 import type { FingerprintParams, Fingerprint } from '../types.js';
 import { loadPairDocuments } from './load-pair-documents.js';
@@ -118,8 +119,9 @@ export async function evaluatePairs(options: EvaluatePairsOptions): Promise<Eval
   const docs = await loadPairDocuments(pairs.flatMap((p) => [p.a, p.b]), dirname(pairsFile), config.crawl.maxPageBytes);
 
   const measured = new Map<string, Measured>();
+  const analyzeOptions = { stemCache: new StemCache() };
   for (const [ref, input] of docs) {
-    const analysed = analyzePage(input, config);
+    const analysed = analyzePage(input, config, analyzeOptions);
     const analysis = analysed.analysis;
     const usable = analysed.skip === null || analysed.skip === undefined;
     measured.set(ref, {
