@@ -59,16 +59,40 @@ function readabilityText(html: string): string {
   return article?.textContent ?? '';
 }
 
-/** Runs `fn` over all pages `rounds` times after one warm-up; returns outputs and pages/s (best round). */
-function timeRun(pages: readonly Page[], fn: (page: Page) => string): { outputs: string[]; pagesPerSecond: number } {
-  const outputs = pages.map(fn);
-  let best = Number.POSITIVE_INFINITY;
-  for (let r = 0; r < rounds; r++) {
-    const start = performance.now();
-    for (const page of pages) fn(page);
-    best = Math.min(best, performance.now() - start);
+interface Timing {
+  /** Pages per second of wall-clock time, best round. */
+  readonly pagesPerSecond: number;
+  /** CPU milliseconds per page (this process, all threads), best round: steadier than wall time on a shared machine. */
+  readonly cpuMsPerPage: number;
+}
+
+/**
+ * Times each runner over all pages for `rounds` rounds, the runners interleaved within a round so
+ * that load from other processes spreads over all of them; keeps each runner's best round.
+ */
+function timeRuns(pages: readonly Page[], runners: Readonly<Record<string, (page: Page) => unknown>>): Record<string, Timing> {
+  const best: Record<string, { wall: number; cpu: number }> = {};
+  for (const [name, fn] of Object.entries(runners)) {
+    for (const page of pages) fn(page); // warm-up
+    best[name] = { wall: Number.POSITIVE_INFINITY, cpu: Number.POSITIVE_INFINITY };
   }
-  return { outputs, pagesPerSecond: pages.length / (best / 1000) };
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of Object.entries(runners)) {
+      const cpu0 = process.cpuUsage();
+      const wall0 = performance.now();
+      for (const page of pages) fn(page);
+      const wall = performance.now() - wall0;
+      const cpu = process.cpuUsage(cpu0);
+      const b = best[name]!;
+      b.wall = Math.min(b.wall, wall);
+      b.cpu = Math.min(b.cpu, (cpu.user + cpu.system) / 1000);
+    }
+  }
+  const out: Record<string, Timing> = {};
+  for (const [name, b] of Object.entries(best)) {
+    out[name] = { pagesPerSecond: pages.length / (b.wall / 1000), cpuMsPerPage: b.cpu / pages.length };
+  }
+  return out;
 }
 
 function score(pages: readonly Page[], outputs: readonly string[]): { total: ReturnType<typeof aggregateScores>; perPage: PageScore[] } {
@@ -81,19 +105,14 @@ const fmt = (x: number) => x.toFixed(3);
 const pages = loadPages(args.dataset);
 console.log(`dataset: ${args.dataset} (${pages.length} pages), best of ${rounds} rounds after a warm-up`);
 
-const parseOnly = timeRun(pages, (page) => {
-  parseHtml(page.html);
-  return '';
-});
-const ours = timeRun(pages, (page) => extractHtml(page.html, page.url).text);
-const oursScore = score(pages, ours.outputs);
-
-const baseline = args['no-baseline'] ? null : timeRun(pages, (page) => readabilityText(page.html));
-const baselineScore = baseline === null ? null : score(pages, baseline.outputs);
+const ourOutputs = pages.map((page) => extractHtml(page.html, page.url).text);
+const oursScore = score(pages, ourOutputs);
+const baselineOutputs = args['no-baseline'] ? null : pages.map((page) => readabilityText(page.html));
+const baselineScore = baselineOutputs === null ? null : score(pages, baselineOutputs);
 
 if (args.verbose) {
   // Worst pages first, with Readability's figures beside ours.
-  const rows = pages.map((page, i) => ({ page, s: oursScore.perPage[i]!, b: baselineScore?.perPage[i], out: ours.outputs[i]! }));
+  const rows = pages.map((page, i) => ({ page, s: oursScore.perPage[i]!, b: baselineScore?.perPage[i], out: ourOutputs[i]! }));
   rows.sort((a, b) => pagePrecision(a.s) + pageRecall(a.s) - pagePrecision(b.s) - pageRecall(b.s));
   for (const { page, s, b, out } of rows) {
     const base = b === undefined ? '' : ` (readability P=${fmt(pagePrecision(b))} R=${fmt(pageRecall(b))})`;
@@ -101,12 +120,24 @@ if (args.verbose) {
   }
 }
 
-console.log(`htmlparser2 parse only: ${parseOnly.pagesPerSecond.toFixed(1)} pages/s`);
-if (baseline !== null && baselineScore !== null) {
+const runners: Record<string, (page: Page) => unknown> = {
+  parse: (page) => parseHtml(page.html),
+  neardup: (page) => extractHtml(page.html, page.url),
+};
+if (baselineOutputs !== null) runners.readability = (page) => readabilityText(page.html);
+const timing = timeRuns(pages, runners);
+const parse = timing.parse!;
+const ours = timing.neardup!;
+const speed = (t: Timing) => `${t.pagesPerSecond.toFixed(1)} pages/s, ${t.cpuMsPerPage.toFixed(2)} ms CPU/page`;
+
+console.log(`htmlparser2 parse only: ${speed(parse)}`);
+if (baselineScore !== null) {
   const b = baselineScore.total;
-  console.log(`readability.js (linkedom): P=${fmt(b.precision)} R=${fmt(b.recall)} F1=${fmt(b.f1)} ${baseline.pagesPerSecond.toFixed(1)} pages/s`);
-  console.log(`speed ratio neardup/readability: ${(ours.pagesPerSecond / baseline.pagesPerSecond).toFixed(2)}`);
+  const readability = timing.readability!;
+  console.log(`readability.js (linkedom): P=${fmt(b.precision)} R=${fmt(b.recall)} F1=${fmt(b.f1)}, ${speed(readability)}`);
+  console.log(`speed ratio neardup/readability: ${(readability.cpuMsPerPage / ours.cpuMsPerPage).toFixed(2)} (CPU), ${(ours.pagesPerSecond / readability.pagesPerSecond).toFixed(2)} (wall)`);
 }
-console.log(`neardup: ${ours.pagesPerSecond.toFixed(1)} pages/s (parse + extract)`);
+const extractOnly = Math.max(0, ours.cpuMsPerPage - parse.cpuMsPerPage);
+console.log(`neardup parse + extract: ${speed(ours)}; extraction alone ${extractOnly.toFixed(2)} ms CPU/page (${(extractOnly / parse.cpuMsPerPage).toFixed(2)} × the parse)`);
 const t = oursScore.total;
 console.log(`extraction: P=${fmt(t.precision)} R=${fmt(t.recall)} F1=${fmt(t.f1)}`);

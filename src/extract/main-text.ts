@@ -50,12 +50,22 @@ export interface MainText {
   readonly containers: readonly DomElement[];
 }
 
-/** A block that only says "advertisement" or "loading" (Readability's adWords and loadingWords, widened). */
-const placeholderText =
-  /^(?:ad(?:vertising|vertisement)?|advert|anzeige|pub(?:licit[ée])?|publicidad|werb(?:ung)?|广告|реклама|anuncio|sponsored|(?:loading|正在加载|загрузка|chargement|cargando)(?:…|\.\.\.)?)$/iu;
+/**
+ * A block that only says "advertisement" or "loading" (Readability's adWords and loadingWords,
+ * widened), or only labels a comment section ("3 Comments", "Leave a reply").
+ */
+const placeholderText = new RegExp(
+  '^(?:ad(?:vertising|vertisement)?|advert|anzeige|pub(?:licit[ée])?|publicidad|werb(?:ung)?|广告|реклама|anuncio|sponsored' +
+  '|(?:loading|正在加载|загрузка|chargement|cargando)(?:…|\\.\\.\\.)?' +
+  '|\\d*\\s*(?:comments?|comentarios?|comentários|commentaires?|kommentare?|комментари[йия])' +
+  '|(?:leave|post|add|write) a (?:comment|reply))\\s*:?$',
+  'iu',
+);
 
 /** A block more than this share of links to the page's own site is a teaser, not prose. */
 const teaserLinkShare = 0.7;
+/** Main text shorter than this (characters) is checked against what cleaning removed. */
+const shortText = 500;
 
 function normaliseForCompare(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -85,26 +95,21 @@ function furniture(model: PageModel, all: SubtreeStats): Uint8Array {
   return removed;
 }
 
-/** The main text of a parsed page. `root` is the document node (see documentOf) or any element. */
-export function extractMainText(root: DomNode, options: MainTextOptions = {}): MainText {
-  const model = buildPageModel(root, options.url ?? null);
-  const blockCount = model.blockOwner.length;
-  if (blockCount === 0) return { text: '', containers: [] };
+/** What the paragraphs are taken from. */
+interface Selection {
+  readonly containers: readonly number[];
+  readonly dropped: Uint8Array;
+  readonly untouchable: Uint8Array;
+}
 
-  const removed = furniture(model, subtreeStats(model, null));
-  const kept = subtreeStats(model, removed);
-  const score = scoreCandidates(model, removed, kept);
-  const containers = chooseContainers(model, score, kept);
-  // No prose anywhere: whatever text is not furniture.
-  const { dropped, untouchable } = containers.length === 0
-    ? { dropped: removed, untouchable: new Uint8Array(model.elements.length) }
-    : cleanConditionally(model, containers, removed, score, kept);
+/** The paragraphs of the selection, and their length in characters. */
+function assemble(model: PageModel, selection: Selection, title: string): { paragraphs: string[]; chars: number } {
+  const { containers, dropped, untouchable } = selection;
   const inContainers = (owner: number) =>
     containers.length === 0 || containers.some((c) => isAncestorOf(model, c, owner));
-
-  const title = normaliseForCompare(options.title ?? '');
   const paragraphs: string[] = [];
-  for (let b = 0; b < blockCount; b++) {
+  let chars = 0;
+  for (let b = 0; b < model.blockOwner.length; b++) {
     const owner = model.blockOwner[b]!;
     const text = model.blockText[b]!;
     if (owner < 0) {
@@ -120,7 +125,38 @@ export function extractMainText(root: DomNode, options: MainTextOptions = {}): M
       if (heading !== '' && title.startsWith(heading)) continue;
     }
     const paragraph = text.indexOf('\n') === -1 ? collapseWhitespace(text) : text;
-    if (paragraph !== '') paragraphs.push(paragraph);
+    if (paragraph === '') continue;
+    paragraphs.push(paragraph);
+    chars += model.blockChars[b]!;
   }
-  return { text: paragraphs.join('\n\n'), containers: containers.map((i) => model.elements[i]!) };
+  return { paragraphs, chars };
+}
+
+/** The main text of a parsed page. `root` is the document node (see documentOf) or any element. */
+export function extractMainText(root: DomNode, options: MainTextOptions = {}): MainText {
+  const model = buildPageModel(root, options.url ?? null);
+  if (model.blockOwner.length === 0) return { text: '', containers: [] };
+
+  const removed = furniture(model, subtreeStats(model, null));
+  const kept = subtreeStats(model, removed);
+  const score = scoreCandidates(model, removed, kept);
+  const containers = chooseContainers(model, score, kept);
+  const title = normaliseForCompare(options.title ?? '');
+  const noneUntouchable = new Uint8Array(model.elements.length);
+  // No prose anywhere: whatever text is not furniture.
+  const selection: Selection = containers.length === 0
+    ? { containers, dropped: removed, untouchable: noneUntouchable }
+    : { containers, ...cleanConditionally(model, containers, removed, score, kept) };
+  let result = assemble(model, selection, title);
+  if (containers.length > 0 && result.chars < shortText) {
+    // Cleaning took most of a short article (a link-rich encyclopedia page, say): like
+    // Readability's retries, take the containers without it when that gives much more text.
+    let available = 0;
+    for (const c of containers) available += kept.chars[c]!;
+    if (available >= result.chars * 2) {
+      const uncleaned = assemble(model, { containers, dropped: removed, untouchable: noneUntouchable }, title);
+      if (uncleaned.chars > result.chars) result = uncleaned;
+    }
+  }
+  return { text: result.paragraphs.join('\n\n'), containers: containers.map((i) => model.elements[i]!) };
 }

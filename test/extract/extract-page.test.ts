@@ -248,3 +248,15 @@ describe('working on a crawler\'s $', () => {
     expect(extractPage($)).toEqual(extractPage($));
   });
 });
+
+describe('link-rich articles', () => {
+  it('keeps an encyclopedia-style article whose paragraphs are a third links, rather than cleaning it all away', () => {
+    const para = (i: number) => `<p>The <a href="/w/${i}a">river basin</a> drains an area of about <a href="/w/${i}b">twelve thousand square kilometres</a>, and its <a href="/w/${i}c">tributaries</a> rise in the hills north of the plain (${i}).</p>`;
+    const sections = [0, 1, 2].map((s) => `<div class="section"><h2>Part ${s}</h2>${[0, 1, 2].map((i) => para(s * 3 + i)).join('')}</div>`).join('');
+    const html = `<html><body><nav><a href="/">Home</a> <a href="/random">Random article</a></nav><div id="content">${sections}</div></body></html>`;
+    const { text } = extractHtml(html, 'https://wiki.example/w/River');
+    expect(text.split('\n\n')).toHaveLength(12);
+    expect(text).toContain('rise in the hills north of the plain (8).');
+    expect(text).not.toContain('Random article');
+  });
+});
