@@ -23,7 +23,7 @@ import { chooseContainers, scoreCandidates } from './choose-containers.js';
 import { cleanConditionally } from './clean-conditionally.js';
 import { collapseWhitespace, type DomElement, type DomNode } from './dom-node.js';
 import { HEADING, POSITIVE, STRONG, WEAK, buildPageModel, isAncestorOf, type PageModel } from './page-model.js';
-import { subtreeStats, type SubtreeStats } from './subtree-stats.js';
+import { goodCharsBySubtree, subtreeStats } from './subtree-stats.js';
 
 /** Options of {@link extractMainText}. */
 export interface MainTextOptions {
@@ -72,12 +72,12 @@ function normaliseForCompare(text: string): string {
 }
 
 /** removed[i] = 1 when i or an ancestor is page furniture. */
-function furniture(model: PageModel, all: SubtreeStats): Uint8Array {
+function furniture(model: PageModel, goodChars: Float64Array): Uint8Array {
   const n = model.elements.length;
   const removed = new Uint8Array(n);
   let totalGood = 0;
-  for (let i = 0; i < n; i++) if (model.parent[i] === -1) totalGood += all.goodChars[i]!;
-  const holdsMostProse = (i: number) => totalGood > 0 && all.goodChars[i]! >= totalGood * 0.5;
+  for (let i = 0; i < n; i++) if (model.parent[i] === -1) totalGood += goodChars[i]!;
+  const holdsMostProse = (i: number) => totalGood > 0 && goodChars[i]! >= totalGood * 0.5;
   for (let i = 0; i < n; i++) {
     const p = model.parent[i]!;
     if (p >= 0 && removed[p] === 1) {
@@ -137,7 +137,7 @@ export function extractMainText(root: DomNode, options: MainTextOptions = {}): M
   const model = buildPageModel(root, options.url ?? null);
   if (model.blockOwner.length === 0) return { text: '', containers: [] };
 
-  const removed = furniture(model, subtreeStats(model, null));
+  const removed = furniture(model, goodCharsBySubtree(model));
   const kept = subtreeStats(model, removed);
   const score = scoreCandidates(model, removed, kept);
   const containers = chooseContainers(model, score, kept);

@@ -292,9 +292,10 @@ export function buildPageModel(root: DomNode, pageUrl: string | null): PageModel
     }
     if (isHidden(element.attribs)) continue;
     const c = classify(element, t, host, memo);
-    // Inline furniture (a caption <span>, a share link) gets blocks of its own, so that setting it
-    // aside removes its text and nothing else.
-    const isBlock = blockTags.has(t) || (c.flags & (STRONG | WEAK)) !== 0;
+    // Inline furniture (a caption or credit <span>) gets blocks of its own, so that setting it aside
+    // removes its text and nothing else. Links stay inline: a link classed "author" inside a
+    // sentence is part of the sentence, and link text is judged by link density anyway.
+    const isBlock = blockTags.has(t) || ((c.flags & (STRONG | WEAK)) !== 0 && t !== 'a');
     if (isBlock) flush(innermostBlock());
     const index = elements.length;
     elements.push(element);

@@ -93,6 +93,21 @@ export function subtreeStats(model: PageModel, removed: Uint8Array | null): Subt
   return stats;
 }
 
+/** Characters of prose blocks in each subtree (the one sum furniture decisions need). */
+export function goodCharsBySubtree(model: PageModel): Float64Array {
+  const good = new Float64Array(model.elements.length);
+  for (let b = 0; b < model.blockOwner.length; b++) {
+    const owner = model.blockOwner[b]!;
+    const c = model.blockChars[b]!;
+    if (owner >= 0 && c >= goodBlockChars && model.blockLinkChars[b]! < c * 0.33) good[owner]! += c;
+  }
+  for (let i = good.length - 1; i > 0; i--) {
+    const p = model.parent[i]!;
+    if (p >= 0) good[p]! += good[i]!;
+  }
+  return good;
+}
+
 /** Link text / text of element i (0 when it has no text). */
 export function linkDensity(stats: SubtreeStats, i: number): number {
   const chars = stats.chars[i]!;

@@ -112,6 +112,13 @@ describe('boilerplate removal', () => {
     ].join('\n\n'));
   });
 
+  it('removes an inline caption credit but keeps a link classed "author" inside a sentence', () => {
+    const html = page('<p>The plans were drawn up by <a class="author-link" href="/people/kim">Kim Lee</a>, who also designed the station. <span class="photo-credit">Photo: Archive Service</span></p>');
+    const { text } = extractHtml(html);
+    expect(text).toContain('The plans were drawn up by Kim Lee, who also designed the station.');
+    expect(text).not.toContain('Archive Service');
+  });
+
   it('collapses white space and keeps single line breaks from <br>', () => {
     const html = page('<p>Line   one\n\n  of the\taddress<br>Line two of the address<br/>Line three</p>');
     expect(extractHtml(html).text).toContain('Line one of the address\nLine two of the address\nLine three');
