@@ -6,6 +6,7 @@
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import snowball from 'snowball-stemmers';
 import { stemEnglish } from './english-stemmer.js';
+import { stemRussian } from './russian-stemmer.js';
 import { tokenize } from './tokenize.js';
 
 /** ISO 639-3 → [stopwords-iso code (ISO 639-1), Snowball algorithm or ''] */
@@ -103,13 +104,14 @@ export function hasStemmer(language: string): boolean {
 /**
  * A Snowball stemmer for a language (ISO 639-3), or null. Each call makes its own snowball-stemmers
  * instance (they hold per-word state), so callers never share one across threads or re-entrant
- * calls; English uses the stateless stemEnglish.
+ * calls; English and Russian use the stateless stemEnglish and stemRussian.
  */
 export function createStemmer(language: string): Stemmer | null {
   const algorithm = LANGUAGES[language]?.[1];
   if (algorithm === undefined || algorithm === '') return null;
-  // Same stems as snowball-stemmers' English, without its per-call overhead (see english-stemmer.ts).
+  // Same stems as snowball-stemmers, without its per-call overhead (see english-stemmer.ts).
   if (algorithm === 'english') return stemEnglish;
+  if (algorithm === 'russian') return stemRussian;
   const stemmer = snowball.newStemmer(algorithm);
   return (word: string) => stemmer.stem(word);
 }
