@@ -9,13 +9,14 @@
  *   1. neardup: `dedupBatch` with worker threads (default: one per core), as `neardup dedup` runs;
  *   2. baseline beside it: the same reader, analysis and index, all on the main thread
  *      (`inProcess: true`), on the first --baseline-docs documents (default: all).
- * Last line:
- *   `dedup: docs=<n> docs_per_s=<..> peak_rss_mb=<..> baseline_docs_per_s=<..> speedup=<..> stored=<..> rejected=<..>`
+ * The machine's load average is printed before and after: on a shared machine docs/s depends on
+ * it, so CPU ms per document (all threads) is printed beside it. Last line:
+ *   `dedup: docs=<n> docs_per_s=<..> peak_rss_mb=<..> baseline_docs_per_s=<..> speedup=<..> cpu_ms_per_doc=<..> baseline_cpu_ms_per_doc=<..> stored=<..> rejected=<..>`
  */
 import { execFile } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, renameSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
@@ -56,7 +57,8 @@ if (flags.child !== undefined) {
     config,
     ...(flags.child === 'inline' ? { inProcess: true } : { workers: Number(flags.workers) }),
   });
-  process.stdout.write(`${JSON.stringify({ ...summary, problems: summary.problems.length, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  const cpu = process.cpuUsage(); // every thread of the process: main and workers
+  process.stdout.write(`${JSON.stringify({ ...summary, problems: summary.problems.length, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
   process.exit(0);
 }
 
@@ -128,7 +130,7 @@ if (!existsSync(input)) {
 
 interface RunResult {
   documents: number; stored: number; exact: number; near: number; skipped: number; errors: number;
-  elapsedMs: number; docsPerSecond: number; workers: number; peakRssMb: number;
+  elapsedMs: number; docsPerSecond: number; workers: number; peakRssMb: number; cpuMs: number;
 }
 
 const run = promisify(execFile);
@@ -144,14 +146,20 @@ async function measure(mode: 'batch' | 'inline', limit?: number): Promise<RunRes
   }
 }
 
+const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+process.stderr.write(`load average before: ${load()} (${availableParallelism()} cores)\n`);
 const batch = await measure('batch');
 process.stderr.write(`neardup: ${batch.documents} docs in ${(batch.elapsedMs / 1000).toFixed(1)} s with ${batch.workers} workers, `
-  + `stored ${batch.stored}, exact ${batch.exact}, near ${batch.near}, skipped ${batch.skipped}, errors ${batch.errors}, peak RSS ${batch.peakRssMb} MB\n`);
+  + `stored ${batch.stored}, exact ${batch.exact}, near ${batch.near}, skipped ${batch.skipped}, errors ${batch.errors}, peak RSS ${batch.peakRssMb} MB, `
+  + `CPU ${(batch.cpuMs / batch.documents).toFixed(2)} ms/doc (all threads, process start included)\n`);
 const baselineDocs = flags['baseline-docs'] === undefined ? undefined : Number(flags['baseline-docs']);
 const baseline = await measure('inline', baselineDocs);
-process.stderr.write(`baseline (in-process, 1 thread): ${baseline.documents} docs in ${(baseline.elapsedMs / 1000).toFixed(1)} s, peak RSS ${baseline.peakRssMb} MB\n`);
+process.stderr.write(`baseline (in-process, 1 thread): ${baseline.documents} docs in ${(baseline.elapsedMs / 1000).toFixed(1)} s, peak RSS ${baseline.peakRssMb} MB, `
+  + `CPU ${(baseline.cpuMs / baseline.documents).toFixed(2)} ms/doc\n`);
+process.stderr.write(`load average after: ${load()}\n`);
 
 const f = (x: number) => Math.round(x);
 process.stdout.write(`dedup: docs=${batch.documents} docs_per_s=${f(batch.docsPerSecond)} peak_rss_mb=${batch.peakRssMb} `
   + `baseline_docs_per_s=${f(baseline.docsPerSecond)} speedup=${(batch.docsPerSecond / baseline.docsPerSecond).toFixed(2)} `
+  + `cpu_ms_per_doc=${(batch.cpuMs / batch.documents).toFixed(2)} baseline_cpu_ms_per_doc=${(baseline.cpuMs / baseline.documents).toFixed(2)} `
   + `stored=${batch.stored} rejected=${batch.exact + batch.near}\n`);

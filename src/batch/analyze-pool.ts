@@ -21,10 +21,17 @@ export interface AnalyzeRequest {
 /** The outcome for one document. */
 export type AnalyzeResult = { readonly ok: true; readonly page: AnalyzedPage } | { readonly ok: false; readonly error: string };
 
+/**
+ * One result as it crosses the thread boundary. When the main text is the input's own `text`
+ * (text input), the worker leaves it out (`textIsInput`) and the pool puts the input's string
+ * back: the main thread holds it already, and cloning it back would cost as much as sending it.
+ */
+export type WireResult = AnalyzeResult | { readonly ok: true; readonly page: AnalyzedPage; readonly textIsInput: true };
+
 /** A worker's answer: one result per input, same order. */
 export interface AnalyzeResponse {
   readonly id: number;
-  readonly results: readonly AnalyzeResult[];
+  readonly results: readonly WireResult[];
 }
 
 /** A worker thread exited or failed while it held a batch. */
@@ -42,6 +49,7 @@ export interface AnalyzePoolOptions {
 }
 
 interface Pending {
+  readonly inputs: readonly PageInput[];
   readonly resolve: (results: readonly AnalyzeResult[]) => void;
   readonly reject: (error: Error) => void;
 }
@@ -82,7 +90,9 @@ export class AnalyzePool {
       const pending = slot.pending.get(response.id);
       if (pending === undefined) return;
       slot.pending.delete(response.id);
-      pending.resolve(response.results);
+      pending.resolve(response.results.map((r, i): AnalyzeResult => (
+        'textIsInput' in r ? { ok: true, page: { ...r.page, text: pending.inputs[i]!.text ?? '' } } : r
+      )));
     });
     const fail = (error: Error) => {
       const slot = this.#slots[index];
@@ -106,7 +116,7 @@ export class AnalyzePool {
     for (const s of this.#slots) if (s.pending.size < slot.pending.size) slot = s;
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject });
+      slot.pending.set(id, { inputs, resolve, reject });
       const request: AnalyzeRequest = { id, inputs };
       slot.worker.postMessage(request);
     });

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { analyzePage, type AnalyzeOptions } from '../pipeline.js';
 import { StemCache } from '../text/stem-cache.js';
 import type { Config } from '../config.js';
-import type { AnalyzeRequest, AnalyzeResponse, AnalyzeResult } from './analyze-pool.js';
+import type { AnalyzeRequest, AnalyzeResponse, WireResult } from './analyze-pool.js';
 
 const port = parentPort;
 if (port === null) throw new Error('analyze-worker must run in a worker thread');
@@ -19,9 +19,11 @@ const config = (workerData as { config: Config }).config;
 const options: AnalyzeOptions = { stemCache: new StemCache() };
 
 port.on('message', (request: AnalyzeRequest) => {
-  const results: AnalyzeResult[] = request.inputs.map((input) => {
+  const results: WireResult[] = request.inputs.map((input): WireResult => {
     try {
-      return { ok: true, page: analyzePage(input, config, options) };
+      const page = analyzePage(input, config, options);
+      if (input.text !== undefined && page.text === input.text && page.text.length > 0) return { ok: true, page: { ...page, text: '' }, textIsInput: true };
+      return { ok: true, page };
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }

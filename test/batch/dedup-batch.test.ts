@@ -87,6 +87,10 @@ describe('dedupBatch', () => {
     expect(summary.ignored).toBe(3); // warcinfo, request, image
     expect(problems).toEqual([{ position: `${join(dir, 'docs.jsonl')}:2`, message: expect.stringMatching(/^invalid JSON/) }]);
     expect(summary.problems).toEqual(problems);
+    // The corpus keeps each stored document's main text (a text input's own string, an HTML page's extraction).
+    const corpus = (await readFile(join(data, 'corpus.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { url: string; text: string });
+    expect(corpus[2]!.text).toBe(t3);
+    expect(corpus[0]!.text.length).toBeGreaterThan(t1.length * 0.9);
   });
 
   it('stores the same set on every run and with any number of workers or batch size', async () => {
