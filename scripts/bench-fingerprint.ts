@@ -20,6 +20,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { defaultConfig } from '../src/config.js';
 import { hammingDistance } from '../src/fingerprint/fingerprint-codec.js';
 import { hashFeatures } from '../src/fingerprint/fingerprint-words.js';
@@ -53,7 +55,13 @@ const MB = totalBytes / 1e6;
 const baseParams = fingerprintParamsFrom(defaultConfig().fingerprint);
 const defaultHash = (args.hash ?? baseParams.hash) as HashName;
 
+// A full collection before every timed pass, so that no path pays for another's garbage
+// (the baseline makes a lot of it).
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
 function time(run: () => void): number {
+  collectGarbage();
   const start = process.hrtime.bigint();
   run();
   return Number(process.hrtime.bigint() - start) / 1e9;
