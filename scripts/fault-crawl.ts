@@ -387,7 +387,7 @@ export interface FaultRunOptions {
 }
 
 export interface FaultKill {
-  /** ms after the child started writing. */
+  /** ms after the child was started (-1 when it ended before the kill). */
   readonly afterMs: number;
   readonly killed: boolean;
   readonly code: number | null;
@@ -441,33 +441,45 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
     if (baselineRun.code !== 0) {
       throw new Error(`baseline ${options.mode} failed (exit ${baselineRun.code}, signal ${baselineRun.signal}): ${baselineRun.stderr.slice(-2000)}`);
     }
-    // Time spent working (not starting up): kills are spread over it.
-    const span = Math.max(300, baselineRun.ms - 1500);
-
+    // Kill moments: each run is killed once corpus.jsonl reaches a random share of the uninterrupted
+    // run's size (sorted, so every resumed run makes progress first), then a random 0–150 ms later
+    // so that the kill lands anywhere in the write path. With 4 kills or more, the first one comes
+    // 0–500 ms after the run starts writing, before any page is stored (startup, queue, schema).
+    const corpusBytes = statSync(join(baselineDir, corpusFileName)).size;
+    const shares = Array.from({ length: kills }, () => 0.03 + rnd() * 0.9).sort((a, b) => a - b);
+    if (kills >= 4) shares[0] = 0;
     const killLog: FaultKill[] = [];
     let finishedEarly = false;
     for (let i = 0; i < kills && !finishedEarly; i++) {
-      const delay = Math.floor(rnd() * ((1.6 * span) / kills));
-      let writingFor = -1;
+      const share = shares[i]!;
+      const jitter = Math.floor(rnd() * (share === 0 ? 500 : 150));
+      let firedAt = -1;
+      let started = -1;
       const run = await spawnCli(argsFor(options.mode, input, faultedDir, extra), {
         env,
         timeoutMs,
         onSpawn: (child) => {
           const before = dirBytes(faultedDir);
+          const corpus = join(faultedDir, corpusFileName);
+          const spawned = Date.now();
           const poll = setInterval(() => {
             if (child.exitCode !== null || child.signalCode !== null) { clearInterval(poll); return; }
-            if (dirBytes(faultedDir) !== before) {
+            if (started < 0 && dirBytes(faultedDir) !== before) started = Date.now();
+            if (started < 0) return;
+            let size = 0;
+            try { size = statSync(corpus).size; } catch { /* not there yet */ }
+            if (share === 0 || size >= share * corpusBytes) {
               clearInterval(poll);
-              writingFor = delay;
-              setTimeout(() => killGroup(child), delay);
+              setTimeout(() => { firedAt = Date.now() - spawned; killGroup(child); }, jitter);
             }
-          }, 25);
+          }, 20);
           child.on('close', () => clearInterval(poll));
         },
       });
-      killLog.push({ afterMs: writingFor, killed: run.signal === 'SIGKILL', code: run.code });
-      log(`run ${i + 1}: ${run.signal === 'SIGKILL' ? `killed ${delay} ms after it began writing` : `exited ${run.code} before the kill`} (${run.ms} ms)`);
-      if (run.signal !== 'SIGKILL') {
+      const killed = run.signal === 'SIGKILL';
+      killLog.push({ afterMs: firedAt, killed, code: run.code });
+      log(`run ${i + 1}: ${killed ? `killed at ${Math.round(share * 100)}% of the corpus + ${jitter} ms (${firedAt} ms after start)` : `exited ${run.code} before the kill`} (${run.ms} ms)`);
+      if (!killed) {
         if (run.code !== 0) throw new Error(`resumed ${options.mode} failed (exit ${run.code}): ${run.stderr.slice(-2000)}`);
         finishedEarly = true;
       }
@@ -499,6 +511,19 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
     const extraUrls = [...got].filter((u) => !base.has(u));
     if (missing.length > 0) problems.push(`${missing.length} URLs stored by the uninterrupted run are not stored after the kills, e.g. ${missing.slice(0, 5).join(', ')}`);
     if (extraUrls.length > 0) problems.push(`${extraUrls.length} URLs stored after the kills were not stored by the uninterrupted run, e.g. ${extraUrls.slice(0, 5).join(', ')}`);
+    // Rejections and skips are decided by the same input, so they must match too (nothing lost, nothing judged twice).
+    const sameSet = (what: string, a: readonly string[], b: readonly string[]) => {
+      const sa = new Set(a);
+      const sb = new Set(b);
+      const lost = [...sa].filter((u) => !sb.has(u));
+      const gained = [...sb].filter((u) => !sa.has(u));
+      if (lost.length > 0 || gained.length > 0) {
+        problems.push(`${what} differ: ${lost.length} only in the uninterrupted run (e.g. ${lost.slice(0, 3).join(', ')}), ` +
+          `${gained.length} only after the kills (e.g. ${gained.slice(0, 3).join(', ')})`);
+      }
+    };
+    sameSet('rejected URLs', baseline.rejected.map((d) => d.url), faulted.rejected.map((d) => d.url));
+    sameSet('skipped URLs', baseline.skipped.map((d) => d.url), faulted.skipped.map((d) => d.url));
     return { mode: options.mode, baseline, faulted, baselineRun, kills: killLog, finishRuns, problems, workDir };
   } finally {
     await site?.close();
