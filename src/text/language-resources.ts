@@ -6,6 +6,7 @@
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import snowball from 'snowball-stemmers';
 import { stemEnglish } from './english-stemmer.js';
+import { stemGerman } from './german-stemmer.js';
 import { stemRussian } from './russian-stemmer.js';
 import { tokenize } from './tokenize.js';
 
@@ -104,7 +105,7 @@ export function hasStemmer(language: string): boolean {
 /**
  * A Snowball stemmer for a language (ISO 639-3), or null. Each call makes its own snowball-stemmers
  * instance (they hold per-word state), so callers never share one across threads or re-entrant
- * calls; English and Russian use the stateless stemEnglish and stemRussian.
+ * calls; English, Russian and German use the stateless stemEnglish, stemRussian and stemGerman.
  */
 export function createStemmer(language: string): Stemmer | null {
   const algorithm = LANGUAGES[language]?.[1];
@@ -112,6 +113,7 @@ export function createStemmer(language: string): Stemmer | null {
   // Same stems as snowball-stemmers, without its per-call overhead (see english-stemmer.ts).
   if (algorithm === 'english') return stemEnglish;
   if (algorithm === 'russian') return stemRussian;
+  if (algorithm === 'german') return stemGerman;
   const stemmer = snowball.newStemmer(algorithm);
   return (word: string) => stemmer.stem(word);
 }
