@@ -103,6 +103,15 @@ export function hasStemmer(language: string): boolean {
 }
 
 /**
+ * Whether a language's stemmer is one of ours on plain strings (English, Russian, German): cheap
+ * enough that a per-document memo beats a large shared cache.
+ */
+export function hasFastStemmer(language: string): boolean {
+  const algorithm = LANGUAGES[language]?.[1];
+  return algorithm === 'english' || algorithm === 'russian' || algorithm === 'german';
+}
+
+/**
  * A Snowball stemmer for a language (ISO 639-3), or null. Each call makes its own snowball-stemmers
  * instance (they hold per-word state), so callers never share one across threads or re-entrant
  * calls; English, Russian and German use the stateless stemEnglish, stemRussian and stemGerman.

@@ -3,7 +3,7 @@
  * Snowball stem. Tokens of scripts written without spaces (one character each) and tokens with
  * digits are kept as they are.
  */
-import { createStemmer, hasStemmer, stopWordsFor, type Stemmer } from './language-resources.js';
+import { createStemmer, hasFastStemmer, hasStemmer, stopWordsFor, type Stemmer } from './language-resources.js';
 import type { StemCache } from './stem-cache.js';
 
 export interface StemOptions {
@@ -15,21 +15,26 @@ export interface StemOptions {
 
 const HAS_DIGIT = /\p{N}/u;
 
-/** A word → stem function with the call's (or the cache's) memo. */
-function memoStemmer(language: string, options: StemOptions): (word: string) => string {
+/**
+ * A word → stem function. Words are seen once per document (the caller memoises), so only the
+ * snowball-stemmers languages consult the shared StemCache; the string stemmers are cheaper
+ * than a lookup in a large map.
+ */
+function cachedStemmer(language: string, options: StemOptions): (word: string) => string {
   if (!hasStemmer(language)) return (word: string) => word;
   // Made on the first miss only: with a warm StemCache most documents never need one.
   let stemmer: Stemmer | null = null;
-  const cache = options.stemCache;
-  const memo = cache === undefined ? new Map<string, string>() : cache.memoFor(language);
+  const stemOf = (word: string): string =>
+    // Single CJK characters and tokens with digits have nothing to stem.
+    word.charCodeAt(0) >= 0x2e80 || HAS_DIGIT.test(word) ? word : (stemmer ??= createStemmer(language)!)(word);
+  const cache = hasFastStemmer(language) ? undefined : options.stemCache;
+  if (cache === undefined) return stemOf;
+  const memo = cache.memoFor(language);
   return (word: string): string => {
     let out = memo.get(word);
     if (out === undefined) {
-      // Single CJK characters and tokens with digits have nothing to stem.
-      if (word.charCodeAt(0) >= 0x2e80 || HAS_DIGIT.test(word)) out = word;
-      else out = (stemmer ??= createStemmer(language)!)(word);
-      if (cache === undefined) memo.set(word, out);
-      else cache.remember(memo, word, out);
+      out = stemOf(word);
+      cache.remember(memo, word, out);
     }
     return out;
   };
@@ -44,12 +49,21 @@ export function removeStopWordsAndStemParagraphs(
   paragraphs: readonly (readonly string[])[], language: string, options: StemOptions = {},
 ): string[][] {
   const stopWords = stopWordsFor(language);
-  const stem = memoStemmer(language, options);
+  const stem = cachedStemmer(language, options);
   const keepAll = options.keepStopWords === true || stopWords.size === 0;
+  // One lookup per token: each distinct token's stem, or null for a stop word.
+  const seen = new Map<string, string | null>();
   const out: string[][] = [];
   for (const tokens of paragraphs) {
     const words: string[] = [];
-    for (const token of tokens) if (keepAll || !stopWords.has(token)) words.push(stem(token));
+    for (const token of tokens) {
+      let word = seen.get(token);
+      if (word === undefined) {
+        word = !keepAll && stopWords.has(token) ? null : stem(token);
+        seen.set(token, word);
+      }
+      if (word !== null) words.push(word);
+    }
     if (words.length > 0) out.push(words);
   }
   if (out.length === 0 && paragraphs.some((p) => p.length > 0)) {

@@ -1,8 +1,9 @@
 /**
- * A stem cache a caller may keep across documents (one per thread), since Snowball stemming is the
- * costliest step of fingerprinting (about 3 µs per word with snowball-stemmers) and the words of
- * one site or language repeat from page to page. Bounded: when full, it starts over empty.
- * Without one, each call memoises the stems of its own document only.
+ * A stem cache a caller may keep across documents (one per thread), since Snowball stemming through
+ * snowball-stemmers costs about 3 µs per word and the words of one site or language repeat from
+ * page to page. Used for the languages stemmed by snowball-stemmers; English, Russian and German
+ * have string stemmers cheaper than a lookup in a large map, and are memoised per document only.
+ * Bounded: when full, it starts over empty. Without one, each call memoises its own document.
  */
 export interface StemCacheOptions {
   /** Words remembered (all languages together) before the cache starts over. @default 200000 */
