@@ -23,7 +23,11 @@ export interface AnalysisRequest {
   readonly page: ExtractedPage;
 }
 
-/** From the worker. */
+/**
+ * From the worker. `page` comes back without the extracted page and the text, which the caller
+ * still holds (for HTML, `analyzeExtractedPage` returns the page it was given and its text): half
+ * the copying between threads.
+ */
 export type AnalysisReply =
   | { readonly id: number; readonly ok: true; readonly page: AnalyzedPage }
   | { readonly id: number; readonly ok: false; readonly error: string };
@@ -119,7 +123,7 @@ export class AnalysisThread {
       const p = this.pending.get(message.id);
       if (p === undefined) return;
       this.pending.delete(message.id);
-      if (message.ok) p.resolve(message.page);
+      if (message.ok) p.resolve({ ...message.page, page: p.request.page, text: p.request.page.text });
       else p.reject(new Error(message.error));
     });
     const fail = () => {

@@ -16,7 +16,9 @@ const stemCache = new StemCache();
 port.on('message', (request: AnalysisRequest) => {
   let reply: AnalysisReply;
   try {
-    reply = { id: request.id, ok: true, page: analyzeExtractedPage(request.input, request.page, config, { stemCache }) };
+    const page = analyzeExtractedPage(request.input, request.page, config, { stemCache });
+    // The caller has the extracted page and its text: they do not travel back (analysis-thread.ts).
+    reply = { id: request.id, ok: true, page: { ...page, page: null, text: '' } };
   } catch (error) {
     reply = { id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }

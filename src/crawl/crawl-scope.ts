@@ -51,9 +51,9 @@ export function createCrawlScope(seeds: readonly string[], mode: ScopeMode): Cra
 }
 
 /** Whether a URL lies within the crawl's scope (never true for non-http(s) URLs). */
-export function inCrawlScope(scope: CrawlScope, raw: string): boolean {
-  const url = parseHttpUrl(raw);
-  if (url === null) return false;
+export function inCrawlScope(scope: CrawlScope, url: string | URL): boolean {
+  const parsed = typeof url === 'string' ? parseHttpUrl(url) : url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  if (parsed === null) return false;
   if (scope.mode === 'any') return true;
-  return scope.keys.has(scopeKey(url, scope.mode));
+  return scope.keys.has(scopeKey(parsed, scope.mode));
 }

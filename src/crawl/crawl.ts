@@ -22,7 +22,7 @@ import { Pipeline, extractParsedPage, parsePage } from '../pipeline.js';
 import type { AnalyzedPage } from '../pipeline.js';
 import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
 import { AnalysisThread } from './analysis-thread.js';
-import { createCrawlScope, inCrawlScope } from './crawl-scope.js';
+import { createCrawlScope, inCrawlScope, parseHttpUrl } from './crawl-scope.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
@@ -159,27 +159,37 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     options.onPage?.(event);
   };
 
+  const pacer = new HostPacer({ intervalMs: 60_000 / settings.maxRequestsPerMinutePerHost });
   const robots = new RobotsCache({
     userAgent: settings.userAgent,
     timeoutMs: settings.requestTimeoutSecs * 1000,
     enabled: settings.respectRobots,
+    onOrigin: (origin, found) => pacer.setCrawlDelay(hostOf(origin), found.policy.crawlDelaySecs),
   });
-  const pacer = new HostPacer({ intervalMs: 60_000 / settings.maxRequestsPerMinutePerHost });
   // URLs already recorded as robots skips in this run (a disallowed page is linked from many pages).
   const robotsSkipped = new Set<string>();
 
-  /** Whether robots.txt lets us fetch `url`; records the skip once when it does not. */
-  const robotsAllow = async (url: string): Promise<boolean> => {
+  /** Records a URL robots.txt disallows (once per run). */
+  const recordRobotsSkip = async (url: string): Promise<void> => {
+    if (robotsSkipped.has(url)) return;
+    robotsSkipped.add(url);
     const origin = await robots.forUrl(url);
-    pacer.setCrawlDelay(hostOf(url), settings.respectRobots ? origin.policy.crawlDelaySecs : null);
-    if (await robots.allows(url)) return true;
-    if (!robotsSkipped.has(url)) {
-      robotsSkipped.add(url);
-      const detail = origin.source === 'fetched' ? 'disallowed by robots.txt' : `robots.txt ${origin.source}`;
-      pipeline.recordSkip(url, 'robots', detail);
-      emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason: 'robots' }, detail });
+    const detail = origin.source === 'fetched' ? 'disallowed by robots.txt' : `robots.txt ${origin.source}`;
+    pipeline.recordSkip(url, 'robots', detail);
+    emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason: 'robots' }, detail });
+  };
+
+  /** The links of a page to enqueue: in scope, allowed by robots.txt (one URL parse each). */
+  const linksToFollow = async (links: readonly string[], depth: number): Promise<{ url: string; crawlDepth: number }[]> => {
+    const follow: { url: string; crawlDepth: number }[] = [];
+    for (const link of links) {
+      const url = parseHttpUrl(link);
+      if (url === null || !inCrawlScope(scope, url)) continue;
+      const allowed = robots.allows(url);
+      if (allowed === true || (allowed !== false && (await allowed))) follow.push({ url: link, crawlDepth: depth });
+      else await recordRobotsSkip(link);
     }
-    return false;
+    return follow;
   };
 
   let config$: Configuration;
@@ -264,12 +274,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
       });
       const isDuplicate = decision.kind === 'exact' || decision.kind === 'near';
       if (analyzed.page === null || (isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
-      const links: { url: string; crawlDepth: number }[] = [];
-      for (const link of analyzed.page.links) {
-        if (!inCrawlScope(scope, link)) continue;
-        if (!(await robotsAllow(link))) continue;
-        links.push({ url: link, crawlDepth: depth + 1 });
-      }
+      const links = await linksToFollow(analyzed.page.links, depth + 1);
       // Added before the handler returns, so that a request marked handled always has its links queued.
       if (links.length > 0) await crawler.addRequests(links, { waitForAllRequestsToBeAdded: true });
     },
@@ -303,8 +308,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   ticker?.unref();
 
   try {
-    const admitted: { url: string; crawlDepth: number }[] = [];
-    for (const seed of seeds) if (await robotsAllow(seed)) admitted.push({ url: seed, crawlDepth: 0 });
+    const admitted = await linksToFollow(seeds, 0);
     if (admitted.length > 0) await crawler.addRequests(admitted, { waitForAllRequestsToBeAdded: true });
     if (budget > 0 && options.signal?.aborted !== true) await crawler.run();
     await crawler.settled();

@@ -26,6 +26,8 @@ export interface RobotsCacheOptions {
   readonly maxBytes?: number;
   /** When false every URL is allowed and nothing is fetched. @default true */
   readonly enabled?: boolean;
+  /** Called once per origin, when its robots.txt has been read (or found missing or unreachable). */
+  readonly onOrigin?: (origin: string, robots: OriginRobots) => void;
 }
 
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
@@ -49,6 +51,9 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
 
 export class RobotsCache {
   private readonly origins = new Map<string, Promise<OriginRobots>>();
+  /** Origins whose robots.txt has been read: answered without waiting. */
+  private readonly known = new Map<string, OriginRobots>();
+  private readonly onOrigin: ((origin: string, robots: OriginRobots) => void) | undefined;
   private readonly userAgent: string;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
@@ -59,6 +64,7 @@ export class RobotsCache {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxBytes = options.maxBytes ?? 512_000;
     this.enabled = options.enabled ?? true;
+    this.onOrigin = options.onOrigin;
   }
 
   /** The robots policy of the URL's origin (fetched on first use). */
@@ -69,19 +75,37 @@ export class RobotsCache {
     } catch {
       return Promise.resolve({ policy: robotsPolicyFor(disallowAllRobots, this.userAgent), source: 'invalid URL' });
     }
+    return this.forOrigin(origin);
+  }
+
+  /**
+   * Whether robots.txt lets us fetch `url`. Synchronous (no promise) once the origin is known,
+   * which is the case for nearly every link of a crawl.
+   */
+  allows(url: string | URL): boolean | Promise<boolean> {
+    if (!this.enabled) return true;
+    let parsed: URL;
+    try {
+      parsed = typeof url === 'string' ? new URL(url) : url;
+    } catch {
+      return false;
+    }
+    const known = this.known.get(parsed.origin);
+    if (known !== undefined) return robotsAllows(known.policy, parsed);
+    return this.forOrigin(parsed.origin).then((robots) => robotsAllows(robots.policy, parsed));
+  }
+
+  private forOrigin(origin: string): Promise<OriginRobots> {
     let entry = this.origins.get(origin);
     if (entry === undefined) {
-      entry = this.fetchOrigin(origin);
+      entry = this.fetchOrigin(origin).then((robots) => {
+        this.known.set(origin, robots);
+        this.onOrigin?.(origin, robots);
+        return robots;
+      });
       this.origins.set(origin, entry);
     }
     return entry;
-  }
-
-  /** Whether robots.txt lets us fetch `url`. */
-  async allows(url: string): Promise<boolean> {
-    if (!this.enabled) return true;
-    const { policy } = await this.forUrl(url);
-    return robotsAllows(policy, url);
   }
 
   /** Crawl-delay of the URL's origin in seconds, or null (also null when robots are not obeyed). */

@@ -44,8 +44,12 @@ export const disallowAllRobots: RobotsRules = {
   groups: [{ agents: ['*'], rules: [{ allow: false, pattern: '/' }], crawlDelaySecs: null }],
 };
 
+/** Printable ASCII without characters URLs encode, and no lower-case escapes: already normal. */
+const normalPath = /^[!#-;=?-_a-z|~]*$/;
+
 /** Percent-encodes what URLs encode, and upper-cases existing escapes, so patterns compare with URL paths. */
 function normalizePath(raw: string): string {
+  if (normalPath.test(raw) && !/%[0-9A-F]?[a-f]/.test(raw)) return raw;
   let out = '';
   for (const char of raw) {
     const code = char.codePointAt(0)!;
@@ -132,20 +136,15 @@ export function robotsPatternMatches(pattern: string, path: string): boolean {
   return anchored ? position === path.length : true;
 }
 
-/** The path and query of a URL as robots rules see it, or null for a URL that cannot be parsed. */
-function robotsPathOf(url: string): string | null {
+/** Whether the policy lets the agent fetch `url` (a string, or a URL already parsed). */
+export function robotsAllows(policy: RobotsPolicy, url: string | URL): boolean {
+  let parsed: URL;
   try {
-    const parsed = new URL(url);
-    return normalizePath(`${parsed.pathname}${parsed.search}`);
+    parsed = typeof url === 'string' ? new URL(url) : url;
   } catch {
-    return null;
+    return false;
   }
-}
-
-/** Whether the policy lets the agent fetch `url`. */
-export function robotsAllows(policy: RobotsPolicy, url: string): boolean {
-  const path = robotsPathOf(url);
-  if (path === null) return false;
+  const path = normalizePath(`${parsed.pathname}${parsed.search}`);
   if (path === '/robots.txt') return true;
   let best: RobotsRule | null = null;
   for (const rule of policy.rules) {
