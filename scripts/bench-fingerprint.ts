@@ -5,7 +5,7 @@
  *   - the full pipeline, analyzeText (normalise → tokens → language → stop words/stems → shingles
  *     → hashes → simhash), with each call memoising its own stems (the default);
  *   - the same with a StemCache kept across calls (emptied after each pass over the distinct texts,
- *     so repeats of the same text never hit it);
+ *     so repeats of the same text never hit it; it serves the snowball-stemmers languages only);
  *   - the simhash alone, over feature hashes computed beforehand;
  *   - a baseline: a naive string-concatenating JS simhash (regex words, shingle strings joined,
  *     MD5 per shingle as the leading Python simhash library does, 64 counters in a loop), run in
