@@ -2,10 +2,11 @@
  * Benchmark of the fingerprint index (src/index/).
  *
  *   npm run bench:index -- --n 1000000 [--ops 100000] [--lookups 100000] [--batch 1000] [--single 20000]
- *                          [--brute-ms 3000] [--db <file>] [--keep]
+ *                          [--brute-ms 3000] [--load-batch 10000] [--db <file>] [--keep]
  *
  * 1. loads N random fingerprints through checkAndInsertMany (10,000 per transaction) into a fresh
- *    database under the OS temp folder, closes it and opens it again (timing the in-memory build);
+ *    database under the OS temp folder (or --db; an existing --db is reused, and kept), closes it and
+ *    opens it again (timing the in-memory build);
  * 2. runs `--ops` check-and-inserts in transactions of `--batch` (half within distance 1–3 of a stored
  *    fingerprint, half new), then `--single` more one transaction each;
  * 3. runs `--lookups` plain lookups (check), half near a stored fingerprint, half not;
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     single: { type: 'string', default: '20000' },
     'brute-ms': { type: 'string', default: '3000' },
     db: { type: 'string' },
+    'load-batch': { type: 'string', default: '10000' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -54,7 +56,7 @@ const LOOKUPS = intArg('lookups', 2);
 const BATCH = intArg('batch', 1);
 const SINGLE = intArg('single', 0);
 const BRUTE_MS = intArg('brute-ms', 1);
-const LOAD_BATCH = 10_000;
+const LOAD_BATCH = intArg('load-batch', 1);
 
 const params: FingerprintParams = { distance: 3, shingleSize: 3, hash: 'rabin', weighting: 'unit', normalizerVersion: 1 };
 
@@ -126,6 +128,22 @@ function rate(count: number, ms: number): number {
   return Math.round((count * 1000) / ms);
 }
 
+/** CPU milliseconds this process has used (user + system): on a shared machine, wall time also counts waiting. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** A phase's wall-clock and CPU rates. */
+function timed<T>(count: number, body: () => T): { result: T; perS: number; cpuPerS: number; ms: number; cpu: number } {
+  const wall = performance.now();
+  const cpuStart = cpuMs();
+  const result = body();
+  const ms = performance.now() - wall;
+  const cpu = cpuMs() - cpuStart;
+  return { result, perS: rate(count, ms), cpuPerS: rate(count, cpu), ms, cpu };
+}
+
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
@@ -134,89 +152,99 @@ function log(line: string): void {
 
 const dir = values.db === undefined ? mkdtempSync(join(tmpdir(), 'neardup-bench-index-')) : null;
 const dbPath = values.db ?? join(dir!, 'index.db');
-if (existsSync(dbPath)) {
-  console.error(`bench-index: ${dbPath} exists; give a new --db path`);
+const reuse = existsSync(dbPath);
+const rssStart = process.memoryUsage().rss;
+log(`bench-index: n=${N} ops=${OPS} lookups=${LOOKUPS} batch=${BATCH} db=${dbPath}${reuse ? ' (reused)' : ''}`);
+log(`  (rates: wall clock, and in brackets per CPU second of this process; the machine may be shared)`);
+
+if (!reuse) {
+  const index = FingerprintIndex.open(dbPath, { params });
+  const load = timed(N, () => {
+    for (let start = 0; start < N; start += LOAD_BATCH) {
+      const docs: IndexCandidate[] = [];
+      for (let i = start; i < Math.min(N, start + LOAD_BATCH); i++) {
+        docs.push(doc(`https://site${i % 1009}.example/page/${i.toString(36)}`, loadedHi(i), loadedLo(i), `load-${i}`));
+      }
+      index.checkAndInsertMany(docs);
+    }
+  });
+  const s = index.stats();
+  index.close();
+  log(
+    `load: ${N} check-and-inserts in transactions of ${LOAD_BATCH} in ${(load.ms / 1000).toFixed(1)} s: ` +
+      `${load.perS}/s [${load.cpuPerS}/s]; stored=${s.stored} rejected=${s.exact + s.near}`,
+  );
+}
+
+const opened = timed(1, () => {
+  const index = FingerprintIndex.open(dbPath, { params });
+  index.check({ hi: 0, lo: 0 }, 'warm-up'); // builds the in-memory table
+  return index;
+});
+const index = opened.result;
+if (index.stats().stored < N) {
+  console.error(`bench-index: ${dbPath} holds ${index.stats().stored} stored documents, fewer than --n ${N}`);
   process.exit(2);
 }
-const rssStart = process.memoryUsage().rss;
-log(`bench-index: n=${N} ops=${OPS} lookups=${LOOKUPS} batch=${BATCH} db=${dbPath}`);
-
-let index = FingerprintIndex.open(dbPath, { params });
-let t0 = performance.now();
-for (let start = 0; start < N; start += LOAD_BATCH) {
-  const docs: IndexCandidate[] = [];
-  for (let i = start; i < Math.min(N, start + LOAD_BATCH); i++) {
-    docs.push(doc(`https://site${i % 1009}.example/page/${i.toString(36)}`, loadedHi(i), loadedLo(i), `load-${i}`));
-  }
-  index.checkAndInsertMany(docs);
-  if (start > 0 && start % 1_000_000 === 0) log(`  loaded ${start} (${rate(start, performance.now() - t0)}/s)`);
-}
-const loadMs = performance.now() - t0;
-const loadedStats = index.stats();
-index.close();
-log(`load: ${N} check-and-inserts in ${(loadMs / 1000).toFixed(1)} s (${rate(N, loadMs)}/s); stored=${loadedStats.stored} rejected=${loadedStats.exact + loadedStats.near}`);
-
-t0 = performance.now();
-index = FingerprintIndex.open(dbPath, { params });
-index.check({ hi: 0, lo: 0 }, 'warm-up'); // builds the in-memory table
-const openMs = performance.now() - t0;
-log(`open: reopen + in-memory build ${(openMs / 1000).toFixed(2)} s, table ${mb(index.memoryBytes)} MB (${(index.memoryBytes / N).toFixed(1)} B/fingerprint)`);
+log(
+  `open: reopen + in-memory build ${(opened.ms / 1000).toFixed(2)} s [${(opened.cpu / 1000).toFixed(2)} s CPU], ` +
+    `table ${mb(index.memoryBytes)} MB (${(index.memoryBytes / index.stats().stored).toFixed(1)} B/fingerprint)`,
+);
 
 // ------------------------------------------------------------------ 2. check-and-insert
 
+const run = Date.now().toString(36);
 let expectedNear = 0;
 let gotNear = 0;
 let gotStored = 0;
 let wrongMatch = 0;
-t0 = performance.now();
-for (let start = 0; start < OPS; start += BATCH) {
-  const queries: Query[] = [];
-  const docs: IndexCandidate[] = [];
-  for (let i = start; i < Math.min(OPS, start + BATCH); i++) {
-    const q = query(2, i);
-    queries.push(q);
-    docs.push(doc(`https://ops.example/${i}`, q.hi, q.lo, `ops-${i}`));
+const ops = timed(OPS, () => {
+  for (let start = 0; start < OPS; start += BATCH) {
+    const queries: Query[] = [];
+    const docs: IndexCandidate[] = [];
+    for (let i = start; i < Math.min(OPS, start + BATCH); i++) {
+      const q = query(2, i);
+      queries.push(q);
+      docs.push(doc(`https://ops.example/${run}/${i}`, q.hi, q.lo, `ops-${i}`));
+    }
+    const decisions = index.checkAndInsertMany(docs);
+    for (let j = 0; j < decisions.length; j++) {
+      const d = decisions[j]!;
+      const q = queries[j]!;
+      if (q.base >= 0) expectedNear++;
+      if (d.kind === 'near') {
+        gotNear++;
+        if (q.base >= 0 && d.distance > q.flips) wrongMatch++;
+      } else if (d.kind === 'stored') gotStored++;
+    }
   }
-  const decisions = index.checkAndInsertMany(docs);
-  for (let j = 0; j < decisions.length; j++) {
-    const d = decisions[j]!;
-    const q = queries[j]!;
-    if (q.base >= 0) expectedNear++;
-    if (d.kind === 'near') {
-      gotNear++;
-      if (q.base >= 0 && d.distance > q.flips) wrongMatch++;
-    } else if (d.kind === 'stored') gotStored++;
-  }
-}
-const opsMs = performance.now() - t0;
-const checkInsertPerS = rate(OPS, opsMs);
+});
 log(
-  `check-and-insert: ${OPS} in transactions of ${BATCH}: ${checkInsertPerS}/s ` +
+  `check-and-insert: ${OPS} in transactions of ${BATCH}: ${ops.perS}/s [${ops.cpuPerS}/s] ` +
     `(${gotNear} near of ${expectedNear} built near, ${gotStored} stored, ${wrongMatch} with a wrong distance)`,
 );
 
-let singlePerS = 0;
 if (SINGLE > 0) {
-  t0 = performance.now();
-  for (let i = 0; i < SINGLE; i++) {
-    const q = query(3, i);
-    index.checkAndInsert(doc(`https://single.example/${i}`, q.hi, q.lo, `single-${i}`));
-  }
-  singlePerS = rate(SINGLE, performance.now() - t0);
-  log(`check-and-insert: ${SINGLE} one transaction each: ${singlePerS}/s`);
+  const single = timed(SINGLE, () => {
+    for (let i = 0; i < SINGLE; i++) {
+      const q = query(3, i);
+      index.checkAndInsert(doc(`https://single.example/${run}/${i}`, q.hi, q.lo, `single-${i}`));
+    }
+  });
+  log(`check-and-insert: ${SINGLE} one transaction each: ${single.perS}/s [${single.cpuPerS}/s]`);
 }
 
 // ------------------------------------------------------------------ 3. lookups
 
-let found = 0;
-t0 = performance.now();
-for (let i = 0; i < LOOKUPS; i++) {
-  const q = query(4, i);
-  if (index.check({ hi: q.hi, lo: q.lo }, `lookup-${i}`) !== null) found++;
-}
-const lookupMs = performance.now() - t0;
-const lookupPerS = rate(LOOKUPS, lookupMs);
-log(`lookup: ${LOOKUPS} checks: ${lookupPerS}/s (${found} found a match, ~${LOOKUPS / 2} built near)`);
+const lookups = timed(LOOKUPS, () => {
+  let found = 0;
+  for (let i = 0; i < LOOKUPS; i++) {
+    const q = query(4, i);
+    if (index.check({ hi: q.hi, lo: q.lo }, `lookup-${i}`) !== null) found++;
+  }
+  return found;
+});
+log(`lookup: ${LOOKUPS} checks: ${lookups.perS}/s [${lookups.cpuPerS}/s] (${lookups.result} found a match, ~${LOOKUPS / 2} built near)`);
 
 const rss = process.memoryUsage().rss;
 const peakRss = process.resourceUsage().maxRSS * 1024;
@@ -247,30 +275,35 @@ function bruteNearest(hi: number, lo: number): number {
 let bruteQueries = 0;
 let disagreements = 0;
 let bruteMs = 0;
+let bruteCpuMs = 0;
 while (bruteMs < BRUTE_MS && bruteQueries < LOOKUPS) {
   const q = query(4, bruteQueries);
-  const s = performance.now();
+  const wall = performance.now();
+  const cpu = cpuMs();
   const nearest = bruteNearest(q.hi, q.lo);
-  bruteMs += performance.now() - s;
+  bruteMs += performance.now() - wall;
+  bruteCpuMs += cpuMs() - cpu;
   const match = index.check({ hi: q.hi, lo: q.lo }, `lookup-${bruteQueries}`);
   const indexNearest = match === null ? 65 : match.distance;
   if ((nearest <= params.distance ? nearest : 65) !== indexNearest) disagreements++;
   bruteQueries++;
 }
 const brutePerS = (bruteQueries * 1000) / bruteMs;
+const bruteCpuPerS = (bruteQueries * 1000) / bruteCpuMs;
 log(
-  `brute force: ${bruteQueries} linear scans over ${count} fingerprints: ${brutePerS.toFixed(1)}/s; ` +
-    `index/brute = ${(lookupPerS / brutePerS).toFixed(0)}x; ${disagreements} disagreements with the index`,
+  `brute force: ${bruteQueries} linear scans over ${count} fingerprints: ${brutePerS.toFixed(1)}/s [${bruteCpuPerS.toFixed(1)}/s]; ` +
+    `index/brute = ${(lookups.perS / brutePerS).toFixed(0)}x [${(lookups.cpuPerS / bruteCpuPerS).toFixed(0)}x]; ` +
+    `${disagreements} disagreements with the index`,
 );
 
 index.close();
 const dbBytes = fileBytes(dbPath);
-if (!values.keep) {
+if (!values.keep && !reuse) {
   if (dir !== null) rmSync(dir, { recursive: true, force: true });
   else for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
 }
 
 log(
-  `index: n=${N} checkinsert_per_s=${checkInsertPerS} lookup_per_s=${lookupPerS} ` +
+  `index: n=${N} checkinsert_per_s=${ops.perS} lookup_per_s=${lookups.perS} ` +
     `bruteforce_lookup_per_s=${brutePerS.toFixed(1)} rss_mb=${mb(rss)} db_mb=${mb(dbBytes)}`,
 );

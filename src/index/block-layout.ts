@@ -58,13 +58,14 @@ export function blockLayout(distance: number): BlockLayout {
  * as an unsigned integer. `width` is 1–32.
  */
 export function blockValue(hi: number, lo: number, start: number, width: number): number {
+  // Shifts and masks only (no `2 ** n`, which compiles to a Math.pow call in this hot path).
   const end = start + width;
-  if (end <= 32) return width === 32 ? hi >>> 0 : (hi >>> (32 - end)) & (2 ** width - 1);
-  if (start >= 32) return width === 32 ? lo >>> 0 : (lo >>> (64 - end)) & (2 ** width - 1);
-  // The block straddles the two halves: its top bits are the low bits of `hi`.
+  if (end <= 32) return ((hi >>> (32 - end)) & (0xffffffff >>> (32 - width))) >>> 0;
+  if (start >= 32) return ((lo >>> (64 - end)) & (0xffffffff >>> (32 - width))) >>> 0;
+  // The block straddles the two halves: its top bits are the low bits of `hi`. width ≤ 32, so the
+  // shifted value fits 32 bits; >>> 0 reads it back as unsigned.
   const lowBits = end - 32;
-  const highPart = hi & (2 ** (32 - start) - 1);
-  return highPart * 2 ** lowBits + (lo >>> (32 - lowBits));
+  return (((hi & (0xffffffff >>> start)) << lowBits) | (lo >>> (32 - lowBits))) >>> 0;
 }
 
 /** The k + 1 block values of a fingerprint for distance k (see the module comment for k = 0). */

@@ -254,7 +254,7 @@ export class BlockTable implements CandidateTable {
   #merge(): void {
     const added = this.#deltaCount;
     const total = this.#baseCount + added;
-    if (this.#baseCapacity < total) this.#allocatePlanes(total + 2 * deltaCapacityFor(total), false);
+    if (this.#baseCapacity < total) this.#allocatePlanes(total + 4 * deltaCapacityFor(total), false);
     const top8 = this.#top8;
     for (let b = 0; b < this.#blocks; b++) {
       const offsets = this.#offsets[b]!;
@@ -296,6 +296,6 @@ export class BlockTable implements CandidateTable {
     this.#deltaCount = 0;
     const deltaCapacity = deltaCapacityFor(total);
     this.#setDeltaCapacity(deltaCapacity);
-    if (this.#baseCapacity < total + deltaCapacity) this.#allocatePlanes(total + 2 * deltaCapacity, false);
+    if (this.#baseCapacity < total + deltaCapacity) this.#allocatePlanes(total + 4 * deltaCapacity, false);
   }
 }

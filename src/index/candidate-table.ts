@@ -7,6 +7,7 @@
 import { BlockTable } from './block-table.js';
 import type { BlockLayout } from './block-layout.js';
 import { LinearTable } from './linear-table.js';
+import { PairedBlockTable, suitsPairedTable } from './paired-block-table.js';
 
 /** Calls `visit` once for every stored document, in ascending id order. */
 export type StoredRowFeed = (visit: (id: number, hi: number, lo: number) => void) => void;
@@ -57,8 +58,13 @@ export class IdList {
  */
 export const MIN_BLOCK_WIDTH = 8;
 
-/** Builds the table that suits the layout from every stored row. `feed` may be called twice. */
+/**
+ * Builds the table that suits the layout from every stored row (`feed` may be called twice):
+ * PairedBlockTable for k = 0, 1, 3 (even block counts of ≥ 16 bits, reads memory in order),
+ * BlockTable for the other k up to 7, LinearTable beyond.
+ */
 export function buildCandidateTable(layout: BlockLayout, feed: StoredRowFeed, maxIdHint: number): CandidateTable {
+  if (suitsPairedTable(layout)) return PairedBlockTable.build(layout, feed);
   const narrowest = Math.min(...layout.widths);
   if (narrowest < MIN_BLOCK_WIDTH) return LinearTable.build(layout, feed);
   return BlockTable.build(layout, feed, maxIdHint);

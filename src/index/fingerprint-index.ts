@@ -72,6 +72,8 @@ export const SKIP_REASONS: readonly SkipReason[] = [
 
 /** Rows per page when iterating (no cursor stays open between yields, so callers may query meanwhile). */
 const PAGE_ROWS = 1000;
+/** Ids per string when reading every stored fingerprint to build the in-memory table. */
+const STORED_CHUNK_IDS = 65_536;
 
 type PriorRow = [id: number, kind: 'stored' | 'exact' | 'near', distance: number | null, matchId: number | null];
 
@@ -253,7 +255,7 @@ export class FingerprintIndex {
 
   readonly #sql: {
     maxId: Statement;
-    storedRows: Statement;
+    storedChunk: Statement;
     tailRows: Statement;
     catchUp: Statement;
     urlIndexedTo: Statement;
@@ -301,10 +303,11 @@ export class FingerprintIndex {
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
       maxId: p('SELECT coalesce(max(id), 0) FROM documents').pluck(),
-      storedRows: p(
-        `SELECT id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295 FROM documents
-         WHERE kind = 'stored' AND id <= ? ORDER BY id`,
-      ).raw(),
+      // Rows packed as hex, 24 digits a row, one string per id range: half the cost of a row per call.
+      storedChunk: p(
+        `SELECT group_concat(printf('%08x%08x%08x', id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295), '')
+         FROM documents WHERE kind = 'stored' AND id > ? AND id <= ?`,
+      ).pluck(),
       tailRows: p('SELECT id, url_key FROM documents WHERE id > ? AND id <= ? ORDER BY id').raw(),
       catchUp: p(
         `SELECT id, kind = 'stored', (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url_key FROM documents
@@ -637,11 +640,21 @@ export class FingerprintIndex {
     if (this.#table !== null) return;
     try {
       const maxId = Number(this.#sql.maxId.get());
-      const rows = this.#sql.storedRows;
+      if (maxId >= 2 ** 32) throw new IndexError(`Index \`${this.path}\` has ids beyond 2^32, more than this index supports`);
+      const chunk = this.#sql.storedChunk;
       const table = buildCandidateTable(
         this.layout,
         (visit) => {
-          for (const row of rows.iterate(maxId) as IterableIterator<[number, number, number]>) visit(row[0], row[1], row[2]);
+          for (let from = 0; from < maxId; from += STORED_CHUNK_IDS) {
+            const hex = chunk.get(from, Math.min(maxId, from + STORED_CHUNK_IDS)) as string | null;
+            if (hex === null) continue;
+            // Buffer.alloc is never pooled, so the view below starts 4-byte aligned.
+            const bytes = Buffer.alloc(hex.length >>> 1);
+            bytes.write(hex, 'hex');
+            bytes.swap32();
+            const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+            for (let i = 0; i + 2 < words.length; i += 3) visit(words[i]!, words[i + 1]!, words[i + 2]!);
+          }
         },
         maxId,
       );

@@ -4,6 +4,7 @@ import { blockLayout } from '../../src/index/block-layout.js';
 import { BlockTable } from '../../src/index/block-table.js';
 import { IdList, buildCandidateTable, type CandidateTable } from '../../src/index/candidate-table.js';
 import { LinearTable } from '../../src/index/linear-table.js';
+import { PairedBlockTable, suitsPairedTable } from '../../src/index/paired-block-table.js';
 import type { Fingerprint } from '../../src/types.js';
 import { flipBits, prng, randomFingerprint, randomPositions } from './index-test-helpers.js';
 
@@ -109,6 +110,70 @@ describe('BlockTable', () => {
   });
 });
 
+describe('PairedBlockTable', () => {
+  it('serves k = 0, 1, 3 only', () => {
+    expect([0, 1, 2, 3, 4, 5, 7].filter((k) => suitsPairedTable(blockLayout(k)))).toEqual([0, 1, 3]);
+    expect(() => new PairedBlockTable(blockLayout(5))).toThrow(/even number of blocks/);
+  });
+
+  it.each([0, 1, 3])('never misses a stored fingerprint within k = %i (built, then added through merges)', (k) => {
+    const layout = blockLayout(k);
+    const entries = makeEntries(14_000, k, 300 + k);
+    const table = PairedBlockTable.build(layout, feedOf(entries.slice(0, 4000)));
+    // 10,000 additions overflow the 4,096-entry delta area twice, so merges (and a regrowth) are exercised.
+    for (const e of entries.slice(4000)) table.add(e.id, e.fp.hi, e.fp.lo);
+    expect(table.size).toBe(entries.length);
+    const matches = expectNoMisses(table, entries, queriesNear(entries, k, 17, 400), k);
+    expect(matches).toBeGreaterThan(100);
+  });
+
+  it('builds buckets in the same order whatever order the rows come in', () => {
+    const layout = blockLayout(3);
+    const entries = makeEntries(20_000, 3, 23).map((e, i) => ({ ...e, id: i + 1 }));
+    const forward = PairedBlockTable.build(layout, feedOf(entries));
+    const backward = PairedBlockTable.build(layout, feedOf([...entries].reverse()));
+    const list = new IdList();
+    for (const q of queriesNear(entries, 3, 29, 300)) {
+      list.clear();
+      forward.candidates(q.hi, q.lo, list);
+      const a = Array.from(list.ids.subarray(0, list.count)).sort((x, y) => x - y);
+      list.clear();
+      backward.candidates(q.hi, q.lo, list);
+      expect(Array.from(list.ids.subarray(0, list.count)).sort((x, y) => x - y)).toEqual(a);
+    }
+  });
+
+  it('keeps ids of 2^24 and above', () => {
+    const entries = makeEntries(6000, 3, 31, 2 ** 24 - 9000);
+    const table = PairedBlockTable.build(blockLayout(3), feedOf(entries.slice(0, 1500)));
+    for (const e of entries.slice(1500)) table.add(e.id, e.fp.hi, e.fp.lo);
+    expect(entries.at(-1)!.id).toBeGreaterThan(2 ** 24);
+    expectNoMisses(table, entries, queriesNear(entries, 3, 37, 300), 3);
+  });
+
+  it('lists few ids that are not matches (the 24-bit filter and the partner test)', () => {
+    const entries = makeEntries(100_000, 3, 41).map((e, i) => ({ ...e, id: i + 1 }));
+    const table = PairedBlockTable.build(blockLayout(3), feedOf(entries));
+    const list = new IdList();
+    let listed = 0;
+    const next = prng(43);
+    for (let q = 0; q < 2000; q++) {
+      list.clear();
+      table.candidates(next(), next(), list);
+      listed += list.count;
+    }
+    // Random queries: true matches are vanishingly rare, so nearly everything listed is a false pass.
+    expect(listed / 2000).toBeLessThan(0.05);
+  });
+
+  it('costs about 17 bytes per further fingerprint at k = 3', () => {
+    const entries = makeEntries(300_000, 3, 5).map((e, i) => ({ ...e, id: i + 1 }));
+    const small = PairedBlockTable.build(blockLayout(3), feedOf(entries.slice(0, 100_000)));
+    const large = PairedBlockTable.build(blockLayout(3), feedOf(entries));
+    expect((large.byteLength - small.byteLength) / 200_000).toBeLessThan(18);
+  });
+});
+
 describe('LinearTable and the table choice', () => {
   it('k ≥ 8 uses a linear scan, which never misses either', () => {
     const layout = blockLayout(10);
@@ -118,7 +183,8 @@ describe('LinearTable and the table choice', () => {
     expectNoMisses(table, entries, queriesNear(entries, 10, 4, 100), 10);
   });
 
-  it('k ≤ 7 uses the block table', () => {
-    expect(buildCandidateTable(blockLayout(7), () => {}, 0)).toBeInstanceOf(BlockTable);
+  it('k = 0, 1, 3 use the paired table, the other k ≤ 7 the block table', () => {
+    for (const k of [0, 1, 3]) expect(buildCandidateTable(blockLayout(k), () => {}, 0)).toBeInstanceOf(PairedBlockTable);
+    for (const k of [2, 4, 5, 7]) expect(buildCandidateTable(blockLayout(k), () => {}, 0)).toBeInstanceOf(BlockTable);
   });
 });
