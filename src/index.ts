@@ -25,3 +25,33 @@ export { formatClustersHtml } from './report/format-html.js';
 export type { HtmlReportOptions } from './report/format-html.js';
 export { comparableUrl } from './report/comparable-url.js';
 export type { ClusterReport, Cluster, ClusterMember, ClusterStats, HostMirror } from './report/cluster-report.js';
+
+// fingerprint: text in, fingerprint out (each stage usable alone)
+export { analyzeText, analyzeHtml, fingerprintParamsFrom } from './pipeline.js';
+export type { AnalyzeOptions } from './pipeline.js';
+export { normalizeText } from './text/normalize-text.js';
+export { foldHomoglyphs, dominantScript } from './text/fold-homoglyphs.js';
+export { HOMOGLYPH_CLASSES } from './text/homoglyph-table.js';
+export type { HomoglyphClass } from './text/homoglyph-table.js';
+export { tokenize, tokenizeParagraphs } from './text/tokenize.js';
+export { detectLanguage, francMin } from './text/detect-language.js';
+export type { DetectLanguageOptions } from './text/detect-language.js';
+export { removeStopWordsAndStem, removeStopWordsAndStemParagraphs } from './text/remove-stop-words-and-stem.js';
+export type { StemOptions } from './text/remove-stop-words-and-stem.js';
+export { stopWordsFor, createStemmer, STEMMED_LANGUAGES, STOPWORD_LANGUAGES } from './text/language-resources.js';
+export { stemEnglish } from './text/english-stemmer.js';
+export { stemRussian } from './text/russian-stemmer.js';
+export { stemGerman } from './text/german-stemmer.js';
+export { StemCache } from './text/stem-cache.js';
+export type { StemCacheOptions } from './text/stem-cache.js';
+export { shingles, paragraphShingles } from './text/shingles.js';
+export { NORMALIZER_VERSION } from './text/normalizer-version.js';
+export { rabin64, RABIN_POLYNOMIAL } from './fingerprint/rabin-hash.js';
+export { murmur64 } from './fingerprint/murmur-hash.js';
+export { hash64, HASH_NAMES } from './fingerprint/hash64.js';
+export { simhashFromHashes, simhashFeatures } from './fingerprint/simhash.js';
+export { hashFeatures, fingerprintWords, fingerprintParagraphs } from './fingerprint/fingerprint-words.js';
+export { textHash } from './fingerprint/text-hash.js';
+export {
+  popcount32, hammingDistance, fingerprintToHex, fingerprintFromHex, fingerprintToBigInt, fingerprintFromBigInt,
+} from './fingerprint/fingerprint-codec.js';
