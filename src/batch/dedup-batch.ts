@@ -242,27 +242,33 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
     };
 
     const active = analyser;
+    // Batches waiting for an analysis slot, oldest first. The queued task is one shared function
+    // that takes the oldest batch when it starts: p-queue keeps up to ~100 started tasks in its
+    // array until it compacts, and a task closing over its batch would keep 100 batches alive.
+    const waiting: Batch[] = [];
+    const analyseNext = async () => {
+      const batch = waiting.shift()!;
+      try {
+        const results = await analyseBatch(active, batch.pages.map((p) => p.input));
+        if (fatal !== null) return;
+        ready.set(batch.seq, { batch, results });
+        drain();
+      } catch (error) {
+        fatal ??= error;
+      } finally {
+        signalProgress();
+      }
+    };
     let seq = 0;
     const dispatch = async (entriesOfBatch: BatchEntry[], pages: PageEntry[], chars: number) => {
       while (fatal === null && docsInFlight > 0 && (docsInFlight + pages.length > maxInFlight || charsInFlight + chars > maxInFlightBytes)) {
         await new Promise<void>((resolve) => { wake = resolve; });
       }
       if (fatal !== null) return;
-      const batch: Batch = { seq: seq++, entries: entriesOfBatch, pages, chars };
+      waiting.push({ seq: seq++, entries: entriesOfBatch, pages, chars });
       docsInFlight += pages.length;
       charsInFlight += chars;
-      void queue.add(async () => {
-        try {
-          const results = await analyseBatch(active, pages.map((p) => p.input));
-          if (fatal !== null) return;
-          ready.set(batch.seq, { batch, results });
-          drain();
-        } catch (error) {
-          fatal ??= error;
-        } finally {
-          signalProgress();
-        }
-      });
+      void queue.add(analyseNext);
     };
 
     let entriesOf: BatchEntry[] = [];

@@ -1,6 +1,7 @@
 /**
  * Memory stays bounded on a large input: a 200 MB generated JSONL file (and its .gz) are streamed
- * by a child process whose V8 heap is capped at 64 MB, far below the input's size.
+ * by a child process whose V8 heap is capped at 64 MB, far below the input's size; and the whole
+ * batch driver (workers, reorder buffer, index) dedups 150 MB of generated HTML under a 48 MB heap.
  */
 import { execFile } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const helper = new URL('../fixtures/batch/count-entries.ts', import.meta.url).pathname;
+const dedupHelper = new URL('../fixtures/batch/dedup-generated.ts', import.meta.url).pathname;
 const docs = 40_000;
 const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett', 'kilo', 'lima'];
 
@@ -54,4 +56,16 @@ describe('readers on a large input', () => {
       expect(out.maxRssMb, `peak RSS ${out.maxRssMb} MB`).toBeLessThan(190);
     });
   }
+});
+
+describe('batch dedup on a large input', () => {
+  it('dedups 1,500 documents of ~100 KB of HTML (150 MB) under a 48 MB heap', async () => {
+    // Documents in flight are bounded (maxInFlight 32), and nothing keeps a committed batch alive
+    // (p-queue's array of started tasks once did: 100 batches of 8 × 100 KB overflowed this heap).
+    const { stdout } = await run(process.execPath, ['--max-old-space-size=48', '--import', 'tsx', dedupHelper, join(dir, 'dedup-data'), '1500'], { cwd: process.cwd() });
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { documents: number; stored: number; errors: number; maxRssMb: number };
+    expect(out.documents).toBe(1500);
+    expect(out.errors).toBe(0);
+    expect(out.stored).toBeGreaterThan(1000);
+  });
 });
