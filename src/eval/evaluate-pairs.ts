@@ -37,8 +37,10 @@ export interface KindFigures {
   /** Pairs classified right at the configured distance and at the best k. */
   readonly correctAtConfigured: number;
   readonly correctAtBest: number;
-  /** Median distance of the judged pairs, or null when none was judged. */
+  /** Median, smallest and largest distance of the judged pairs (null when none was judged). */
   readonly medianDistance: number | null;
+  readonly minDistance: number | null;
+  readonly maxDistance: number | null;
   readonly unjudged: number;
 }
 
@@ -99,6 +101,8 @@ export function figuresByKind(outcomes: readonly PairOutcome[], configuredK: num
       correctAtConfigured: g.filter((o) => correct(o, configuredK)).length,
       correctAtBest: g.filter((o) => correct(o, bestK)).length,
       medianDistance: median(judged),
+      minDistance: judged.length === 0 ? null : Math.min(...judged),
+      maxDistance: judged.length === 0 ? null : Math.max(...judged),
       unjudged: g.length - judged.length,
     };
   }).sort((x, y) => Number(y.duplicate) - Number(x.duplicate) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0));

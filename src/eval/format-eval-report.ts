@@ -19,13 +19,15 @@ export function formatEvalReport(report: EvalReport): string {
   }
   if (report.byKind.length > 1 || report.byKind.some((k) => k.kind !== 'duplicate' && k.kind !== 'distinct')) {
     out.push('');
+    const atConfigured = `right@k=${report.configuredK}`;
+    const atBest = `right@k=${report.bestK}`;
     const kindWidth = Math.max(4, ...report.byKind.map((k) => k.kind.length));
-    out.push(`${'kind'.padEnd(kindWidth)}  label  pairs  correct@k=${report.configuredK}  correct@k=${report.bestK}  median distance`);
+    out.push(`${'kind'.padEnd(kindWidth)}  label  pairs  ${atConfigured.padStart(11)}  ${atBest.padStart(11)}  distance median (min–max)`);
     for (const k of report.byKind) {
-      const pct = (n: number) => `${n}/${k.pairs}`;
-      out.push(`${k.kind.padEnd(kindWidth)}  ${(k.duplicate ? 'dup' : 'not').padEnd(5)}  ${String(k.pairs).padStart(5)}  `
-        + `${pct(k.correctAtConfigured).padStart(11 + String(report.configuredK).length - 1)}  ${pct(k.correctAtBest).padStart(11 + String(report.bestK).length - 1)}  `
-        + `${k.medianDistance === null ? '—' : String(k.medianDistance)}${k.unjudged > 0 ? ` (${k.unjudged} unjudged)` : ''}`);
+      const share = (n: number) => `${n}/${k.pairs}`.padStart(11);
+      const spread = k.medianDistance === null ? '—' : `${k.medianDistance} (${k.minDistance}–${k.maxDistance})`;
+      out.push(`${k.kind.padEnd(kindWidth)}  ${(k.duplicate ? 'dup' : 'not').padEnd(5)}  ${String(k.pairs).padStart(5)}  ${share(k.correctAtConfigured)}  `
+        + `${share(k.correctAtBest)}  ${spread}${k.unjudged > 0 ? `, ${k.unjudged} unjudged` : ''}`);
     }
   }
   return `${out.join('\n')}\n`;
