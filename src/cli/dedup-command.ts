@@ -31,7 +31,7 @@ function progressLine(p: Readonly<BatchProgress>): string {
 function summaryText(s: BatchSummary, dataDir: string): string {
   const reasons = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k} ${v}`).join(', ');
   const lines = [
-    `dedup: ${s.documents} documents in ${(s.elapsedMs / 1000).toFixed(1)} s (${Math.round(s.docsPerSecond)} docs/s, `
+    `dedup: ${s.documents} document${s.documents === 1 ? '' : 's'} in ${(s.elapsedMs / 1000).toFixed(1)} s (${Math.round(s.docsPerSecond)} docs/s, `
       + `${s.workers === 0 ? 'in-process' : `${s.workers} worker${s.workers === 1 ? '' : 's'}`})${s.interrupted ? ' — interrupted' : ''}`,
     `  stored ${s.stored}, rejected ${s.exact + s.near} (exact ${s.exact}, near ${s.near}), skipped ${s.skipped}`
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}, errors ${s.errors}`,
