@@ -34,10 +34,22 @@ export interface AnalyzeResponse {
   readonly results: readonly WireResult[];
 }
 
-/** A worker thread exited or failed while it held a batch. */
+/** The first message of a worker: its modules are loaded and it takes work. */
+export interface AnalyzeReady {
+  readonly ready: true;
+}
+
+/** A worker thread exited or failed while it held a batch (it is replaced; the batch may be retried). */
 export class WorkerCrashError extends NeardupError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('E_WORKER', message, options);
+  }
+}
+
+/** A worker thread could not start (its modules failed to load): the pool cannot work at all. */
+export class WorkerStartError extends NeardupError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_WORKER_START', message, options);
   }
 }
 
@@ -46,6 +58,8 @@ export interface AnalyzePoolOptions {
   readonly size?: number;
   /** The configuration every worker analyses with. */
   readonly config: Config;
+  /** The worker script. @default this module's analyze-worker (through the tsx shim when run from sources) */
+  readonly script?: URL;
 }
 
 interface Pending {
@@ -56,6 +70,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** Set when the worker said it is ready; a worker that dies before is a start failure, not a crash. */
+  started: boolean;
   readonly pending: Map<number, Pending>;
 }
 
@@ -73,20 +89,28 @@ export function workerCount(requested: number): number {
 export class AnalyzePool {
   readonly size: number;
   readonly #config: Config;
+  readonly #script: URL;
   readonly #slots: Slot[] = [];
   #nextId = 0;
   #closed = false;
+  /** Set when a worker failed to start: every run is refused with it (respawning would loop). */
+  #broken: WorkerStartError | null = null;
 
   constructor(options: AnalyzePoolOptions) {
     this.size = workerCount(options.size ?? 0);
     this.#config = options.config;
-    for (let i = 0; i < this.size; i += 1) this.#slots.push({ worker: this.#spawn(i), pending: new Map() });
+    this.#script = options.script ?? workerUrl();
+    for (let i = 0; i < this.size; i += 1) this.#slots.push({ worker: this.#spawn(i), started: false, pending: new Map() });
   }
 
   #spawn(index: number): Worker {
-    const worker = new Worker(workerUrl(), { workerData: { config: this.#config } });
-    worker.on('message', (response: AnalyzeResponse) => {
+    const worker = new Worker(this.#script, { workerData: { config: this.#config } });
+    worker.on('message', (response: AnalyzeResponse | AnalyzeReady) => {
       const slot = this.#slots[index]!;
+      if ('ready' in response) {
+        slot.started = true;
+        return;
+      }
       const pending = slot.pending.get(response.id);
       if (pending === undefined) return;
       slot.pending.delete(response.id);
@@ -99,8 +123,16 @@ export class AnalyzePool {
       if (slot === undefined || slot.worker !== worker) return;
       const held = [...slot.pending.values()];
       slot.pending.clear();
+      if (!slot.started) {
+        this.#broken ??= new WorkerStartError(`analysis worker could not start: ${error.message}`, { cause: error });
+        for (const p of held) p.reject(this.#broken);
+        return;
+      }
       for (const p of held) p.reject(new WorkerCrashError(`analysis worker failed: ${error.message}`, { cause: error }));
-      if (!this.#closed) slot.worker = this.#spawn(index);
+      if (!this.#closed) {
+        slot.started = false;
+        slot.worker = this.#spawn(index);
+      }
     };
     worker.on('error', fail);
     worker.on('exit', (code) => {
@@ -111,6 +143,7 @@ export class AnalyzePool {
 
   /** Analyses the inputs in a worker; one result per input, in order. */
   run(inputs: readonly PageInput[]): Promise<readonly AnalyzeResult[]> {
+    if (this.#broken !== null) return Promise.reject(this.#broken);
     if (this.#closed) return Promise.reject(new WorkerCrashError('the analysis pool is closed'));
     let slot = this.#slots[0]!;
     for (const s of this.#slots) if (s.pending.size < slot.pending.size) slot = s;

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { analyzePage, type AnalyzeOptions } from '../pipeline.js';
 import { StemCache } from '../text/stem-cache.js';
 import type { Config } from '../config.js';
-import type { AnalyzeRequest, AnalyzeResponse, WireResult } from './analyze-pool.js';
+import type { AnalyzeReady, AnalyzeRequest, AnalyzeResponse, WireResult } from './analyze-pool.js';
 
 const port = parentPort;
 if (port === null) throw new Error('analyze-worker must run in a worker thread');
@@ -31,3 +31,6 @@ port.on('message', (request: AnalyzeRequest) => {
   const response: AnalyzeResponse = { id: request.id, results };
   port.postMessage(response);
 });
+
+const ready: AnalyzeReady = { ready: true };
+port.postMessage(ready);
