@@ -12,6 +12,9 @@ import { loadConfig } from '../src/config.js';
 import { crawl, crawleeFolderName } from '../src/crawl/crawl.js';
 import type { CrawlPageEvent } from '../src/crawl/crawl.js';
 import { corpusFileName, databaseFileName } from '../src/pipeline.js';
+import { loadClusterReport } from '../src/report/load-cluster-report.js';
+import { formatClustersHtml } from '../src/report/format-html.js';
+import { writeFileAtomic } from '../src/report/write-file-atomic.js';
 import { startDemoSite } from './demo-site/demo-site.js';
 
 const dataFlag = process.argv.indexOf('--data');
@@ -74,5 +77,18 @@ out(`Pages linked only from rejected copies, never fetched: ${neverFetched.lengt
 out();
 out(`crawl: ${summary.fetched} pages in ${(summary.elapsedMs / 1000).toFixed(1)} s; stored ${summary.stored}, `
   + `rejected ${summary.exact + summary.near} (exact ${summary.exact}, near ${summary.near}), skipped ${summary.skipped}`);
-out(`outputs: ${join(dataDir, databaseFileName)}, ${join(dataDir, corpusFileName)}`);
-out(`next: node bin/neardup.js clusters --data ${dataDir}    (duplicate URL clusters and their primary pages)`);
+
+// The report: duplicate URL clusters, the primary (original) of each and why, host mirrors.
+const report = loadClusterReport(dataDir, config);
+out();
+out(`Duplicate clusters (${report.clusters.length}), primary first:`);
+for (const cluster of report.clusters) {
+  out(`  ${path(cluster.primary)}  — ${cluster.reasons.join('; ')}`);
+  for (const m of cluster.members) if (m.url !== cluster.primary) out(`      ${m.kind} d=${m.distance}  ${path(m.url)}`);
+}
+for (const mirror of report.mirrors) out(`  host mirror: ${mirror.summary}`);
+const reportFile = join(dataDir, 'report.html');
+writeFileAtomic(reportFile, formatClustersHtml(report));
+out();
+out(`outputs: ${join(dataDir, databaseFileName)}, ${join(dataDir, corpusFileName)}, ${reportFile} (open it in a browser)`);
+out(`more: node bin/neardup.js clusters --data ${dataDir} --format json|csv|html`);
