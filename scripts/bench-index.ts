@@ -92,8 +92,12 @@ interface Query {
   flips: number;
 }
 
+/** Differs between runs on a reused database, so "fresh" queries are not the ones a previous run stored. */
+let querySalt = 0;
+
 /** Query i of a stream: even i near a loaded fingerprint (1–3 bits flipped), odd i fresh. */
-function query(stream: number, i: number): Query {
+function query(streamNumber: number, i: number): Query {
+  const stream = streamNumber + 8 * querySalt;
   if (i % 2 === 1) return { hi: rand32(stream, i, 0), lo: rand32(stream, i, 1), base: -1, flips: 0 };
   const base = rand32(stream, i, 2) % N;
   let hi = loadedHi(base);
@@ -153,6 +157,7 @@ function log(line: string): void {
 const dir = values.db === undefined ? mkdtempSync(join(tmpdir(), 'neardup-bench-index-')) : null;
 const dbPath = values.db ?? join(dir!, 'index.db');
 const reuse = existsSync(dbPath);
+if (reuse) querySalt = 1 + (Date.now() % 100_000);
 const rssStart = process.memoryUsage().rss;
 log(`bench-index: n=${N} ops=${OPS} lookups=${LOOKUPS} batch=${BATCH} db=${dbPath}${reuse ? ' (reused)' : ''}`);
 log(`  (rates: wall clock, and in brackets per CPU second of this process; the machine may be shared)`);
@@ -246,10 +251,12 @@ const lookups = timed(LOOKUPS, () => {
 });
 log(`lookup: ${LOOKUPS} checks: ${lookups.perS}/s [${lookups.cpuPerS}/s] (${lookups.result} found a match, ~${LOOKUPS / 2} built near)`);
 
-const rss = process.memoryUsage().rss;
+const usage = process.memoryUsage();
+const rss = usage.rss;
 const peakRss = process.resourceUsage().maxRSS * 1024;
 log(
-  `memory: rss ${mb(rss)} MB (at start ${mb(rssStart)} MB, peak ${mb(peakRss)} MB); in-memory table ${mb(index.memoryBytes)} MB`,
+  `memory: rss ${mb(rss)} MB (at start ${mb(rssStart)} MB, peak ${mb(peakRss)} MB); in-memory table ${mb(index.memoryBytes)} MB; ` +
+    `JS heap ${mb(usage.heapUsed)}/${mb(usage.heapTotal)} MB, array buffers ${mb(usage.arrayBuffers)} MB`,
 );
 
 // ------------------------------------------------------------------ 4. brute force, beside it

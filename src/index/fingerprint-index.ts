@@ -30,6 +30,7 @@ import {
   APPLICATION_ID, SCHEMA_VERSION, assertSameParams, blockColumns, paramsToJson, schemaStatements, validateParams,
 } from './index-schema.js';
 import { URL_KEY_VERSION, urlKey } from './url-key.js';
+import { UrlFilter } from './url-filter.js';
 import { UrlTail } from './url-tail.js';
 
 export interface IndexOptions {
@@ -243,6 +244,8 @@ export class FingerprintIndex {
   #table: CandidateTable | null = null;
   /** URL keys of documents newer than #urlIndexedTo; built and dropped with #table. */
   #tail: UrlTail | null = null;
+  /** Bloom filter of every document's URL key; built and dropped with #table. */
+  #filter: UrlFilter | null = null;
   /** Highest documents.id the table and tail have seen (stored or not). */
   #lastSeenId = 0;
   /** Documents with ids up to this are in the url_index table. */
@@ -255,7 +258,8 @@ export class FingerprintIndex {
 
   readonly #sql: {
     maxId: Statement;
-    storedChunk: Statement;
+    rowChunk: Statement;
+    keyChunk: Statement;
     tailRows: Statement;
     catchUp: Statement;
     urlIndexedTo: Statement;
@@ -303,11 +307,14 @@ export class FingerprintIndex {
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
       maxId: p('SELECT coalesce(max(id), 0) FROM documents').pluck(),
-      // Rows packed as hex, 24 digits a row, one string per id range: half the cost of a row per call.
-      storedChunk: p(
-        `SELECT group_concat(printf('%08x%08x%08x', id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295), '')
-         FROM documents WHERE kind = 'stored' AND id > ? AND id <= ?`,
+      // Rows packed as hex, five 32-bit words a row (id, stored?, hi, lo, low half of url_key), one string
+      // per id range: half the cost of fetching a row per call.
+      rowChunk: p(
+        `SELECT group_concat(printf('%08x%08x%08x%08x%08x', id, kind = 'stored', (fingerprint >> 32) & 4294967295,
+           fingerprint & 4294967295, url_key & 4294967295), '')
+         FROM documents WHERE id > ? AND id <= ?`,
       ).pluck(),
+      keyChunk: p(`SELECT group_concat(printf('%08x', url_key & 4294967295), '') FROM documents WHERE id > ? AND id <= ?`).pluck(),
       tailRows: p('SELECT id, url_key FROM documents WHERE id > ? AND id <= ? ORDER BY id').raw(),
       catchUp: p(
         `SELECT id, kind = 'stored', (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url_key FROM documents
@@ -356,6 +363,7 @@ export class FingerprintIndex {
       this.#catchUp();
       this.#syncUrlIndex();
       const key = urlKey(url);
+      if (!this.#filter!.mayHave(key)) return undefined;
       const ids = this.#urlIds;
       ids.clear();
       this.#tail!.idsOf(key, ids);
@@ -368,6 +376,7 @@ export class FingerprintIndex {
     this.#write = <T>(body: () => T): T => {
       this.#assertWritable();
       this.#ensureTable();
+      this.#regrowFilter();
       this.#dirty = false;
       try {
         return transaction.immediate(body) as T;
@@ -595,9 +604,9 @@ export class FingerprintIndex {
     }
   }
 
-  /** Bytes of the in-memory table and URL tail (0 before the first lookup). */
+  /** Bytes of the in-memory table, URL tail and URL filter (0 before the first lookup). */
   get memoryBytes(): number {
-    return (this.#table?.byteLength ?? 0) + (this.#tail?.byteLength ?? 0);
+    return (this.#table?.byteLength ?? 0) + (this.#tail?.byteLength ?? 0) + (this.#filter?.byteLength ?? 0);
   }
 
   /** Closes the database. Further calls throw IndexError. */
@@ -606,6 +615,7 @@ export class FingerprintIndex {
     this.#closed = true;
     this.#table = null;
     this.#tail = null;
+    this.#filter = null;
     this.#db.close();
   }
 
@@ -628,6 +638,7 @@ export class FingerprintIndex {
   #invalidate(): void {
     this.#table = null;
     this.#tail = null;
+    this.#filter = null;
     this.#lastSeenId = 0;
     this.#urlIndexedTo = 0;
   }
@@ -641,23 +652,22 @@ export class FingerprintIndex {
     try {
       const maxId = Number(this.#sql.maxId.get());
       if (maxId >= 2 ** 32) throw new IndexError(`Index \`${this.path}\` has ids beyond 2^32, more than this index supports`);
-      const chunk = this.#sql.storedChunk;
+      const filter = new UrlFilter(maxId * 1.1);
+      let pass = 0;
       const table = buildCandidateTable(
         this.layout,
         (visit) => {
-          for (let from = 0; from < maxId; from += STORED_CHUNK_IDS) {
-            const hex = chunk.get(from, Math.min(maxId, from + STORED_CHUNK_IDS)) as string | null;
-            if (hex === null) continue;
-            // Buffer.alloc is never pooled, so the view below starts 4-byte aligned.
-            const bytes = Buffer.alloc(hex.length >>> 1);
-            bytes.write(hex, 'hex');
-            bytes.swap32();
-            const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
-            for (let i = 0; i + 2 < words.length; i += 3) visit(words[i]!, words[i + 1]!, words[i + 2]!);
+          pass++;
+          for (const words of this.#chunks(this.#sql.rowChunk, maxId)) {
+            for (let i = 0; i + 4 < words.length; i += 5) {
+              if (pass === 1) filter.add(words[i + 4]!);
+              if (words[i + 1] === 1) visit(words[i]!, words[i + 2]!, words[i + 3]!);
+            }
           }
         },
         maxId,
       );
+      this.#filter = filter;
       this.#lastSeenId = maxId;
       this.#tail = new UrlTail();
       this.#urlIndexedTo = -1;
@@ -669,14 +679,38 @@ export class FingerprintIndex {
     }
   }
 
+  /** The 32-bit words of a hex-packed chunk statement, id range by id range up to `maxId`. */
+  *#chunks(statement: Statement, maxId: number): Generator<Uint32Array> {
+    for (let from = 0; from < maxId; from += STORED_CHUNK_IDS) {
+      const hex = statement.get(from, Math.min(maxId, from + STORED_CHUNK_IDS)) as string | null;
+      if (hex === null) continue;
+      // Buffer.alloc is never pooled, so the view below starts 4-byte aligned.
+      const bytes = Buffer.alloc(hex.length >>> 1);
+      bytes.write(hex, 'hex');
+      bytes.swap32();
+      yield new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+    }
+  }
+
+  /** Rebuilds the URL filter, twice as large, once it holds more keys than it was sized for. */
+  #regrowFilter(): void {
+    if (this.#filter === null || !this.#filter.full) return;
+    const upTo = this.#lastSeenId;
+    const filter = new UrlFilter(upTo * 2);
+    for (const words of this.#chunks(this.#sql.keyChunk, upTo)) for (const key of words) filter.add(key);
+    this.#filter = filter;
+  }
+
   /** Adds the rows other connections committed since this one last looked. */
   #catchUp(): void {
     const table = this.#table!;
     const tail = this.#tail!;
+    const filter = this.#filter!;
     const rows = this.#sql.catchUp.all(this.#lastSeenId) as [number, number, number, number, number][];
     for (const [id, isStored, hi, lo, key] of rows) {
       if (isStored === 1) table.add(id, hi, lo);
       tail.add(key, id);
+      filter.add(key);
       this.#lastSeenId = id;
     }
     // A process that only looks things up never merges; keep its tail from growing without bound.
@@ -728,6 +762,7 @@ export class FingerprintIndex {
   /** The row recorded for a URL: among the tail's ids first, else through url_index. */
   #priorRow(url: string): PriorRow | undefined {
     const key = urlKey(url);
+    if (!this.#filter!.mayHave(key)) return undefined;
     const ids = this.#urlIds;
     ids.clear();
     this.#tail!.idsOf(key, ids);
@@ -792,6 +827,7 @@ export class FingerprintIndex {
     this.#lastSeenId = id;
     this.#dirty = true;
     this.#tail!.add(key, id);
+    this.#filter!.add(key);
     this.#pending[kind]++;
     if (found === null) {
       this.#table!.add(id, hi, lo);

@@ -233,6 +233,22 @@ describe('bulk and idempotence', () => {
     expect(count).toBeGreaterThan(2490);
   });
 
+  it('still finds every earlier URL after its URL filter outgrows its first size (65,536 keys)', () => {
+    const index = open('grow.db');
+    const next = prng(99);
+    const first = new Map<string, Decision>();
+    for (let start = 0; start < 70_000; start += 10_000) {
+      const docs = Array.from({ length: 10_000 }, (_, i) => candidate(`https://grow.example/${start + i}`, randomFingerprint(next)));
+      index.checkAndInsertMany(docs).forEach((d, i) => {
+        if ((start + i) % 997 === 0) first.set(docs[i]!.url, d);
+      });
+    }
+    const before = index.stats();
+    // The next write regrows the filter from SQLite; every URL must still be recognised.
+    for (const [url, decision] of first) expect(index.checkAndInsert(candidate(url, BASE))).toEqual(decision);
+    expect(index.stats()).toEqual(before);
+  });
+
   it('records the link graph and counts distinct in-links from other pages', () => {
     const index = open();
     index.recordLinks('u:a', ['u:b', 'u:c', 'u:b', 'u:a']);
