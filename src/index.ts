@@ -55,3 +55,20 @@ export { textHash } from './fingerprint/text-hash.js';
 export {
   popcount32, hammingDistance, fingerprintToHex, fingerprintFromHex, fingerprintToBigInt, fingerprintFromBigInt,
 } from './fingerprint/fingerprint-codec.js';
+
+// batch dedup of existing corpora, and pair evaluation
+export { dedupBatch, dedupEntries, analyseBatch } from './batch/dedup-batch.js';
+export type { BatchSummary, BatchProgress, DedupBatchOptions, DedupEntriesOptions, Analyser } from './batch/dedup-batch.js';
+export { readInputs, resolveInputs, walkFolder } from './batch/read-inputs.js';
+export type { ResolvedInput } from './batch/read-inputs.js';
+export { readJsonl } from './batch/read-jsonl.js';
+export { readWarc } from './batch/read-warc.js';
+export { decodeHtmlBytes } from './batch/decode-html-bytes.js';
+export { AnalyzePool, WorkerCrashError, WorkerStartError } from './batch/analyze-pool.js';
+export type { BatchEntry, BatchProblem, ReaderOptions } from './batch/batch-entry.js';
+export { evaluatePairs } from './eval/evaluate-pairs.js';
+export type { EvalReport, EvaluatePairsOptions, PairOutcome, KindFigures } from './eval/evaluate-pairs.js';
+export { thresholdMetrics, bestThreshold } from './eval/threshold-metrics.js';
+export type { ThresholdRow, LabelledDistance } from './eval/threshold-metrics.js';
+export { parsePairs } from './eval/parse-pairs.js';
+export { formatEvalReport } from './eval/format-eval-report.js';
