@@ -12,16 +12,21 @@
  *
  * Both crawls fetch the same pages (every page is reachable through list pages), keep crawlee's
  * request queue on disk, and pace nothing (the per-host limit is lifted), so the ratio of their
- * rates is the cost of deduplication.
+ * rates is the cost of deduplication. The site is served by a child process. With --rounds N the
+ * two crawls alternate N times; the ratio is taken per round (two crawls back to back see about
+ * the same load from the rest of the machine) and the median ratio is reported.
  *
  *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker]
  *
- * --no-worker fingerprints on the crawl's own thread (no worker thread), to see the cost on one core.
+ * --no-worker deduplicates on the crawl's own thread (no worker thread), to see the cost on one core.
  *
  * Last line: `crawl: pages=<..> plain_pages_per_s=<..> neardup_pages_per_s=<..> overhead_ratio=<..>`
  * (overhead_ratio = plain rate / neardup rate; target ≤ 1.10).
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheerioCrawler, Configuration, LogLevel, RequestQueue, log } from '@crawlee/cheerio';
@@ -35,7 +40,6 @@ import { HostPacer } from '../src/crawl/host-pacer.js';
 import { PageCrawler } from '../src/crawl/page-crawler.js';
 import { extractPage } from '../src/extract/extract-page.js';
 import { parsePage } from '../src/pipeline.js';
-import { startGeneratedSite } from './demo-site/generated-site.js';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,12 +53,32 @@ const pages = flag('pages', 2000);
 const concurrency = flag('concurrency', 8);
 const rounds = flag('rounds', 1);
 const withStock = !process.argv.includes('--no-stock');
-const analysisWorker = !process.argv.includes('--no-worker');
+const dedupWorker = !process.argv.includes('--no-worker');
 
 interface Run {
   readonly pages: number;
   readonly seconds: number;
+  /** Busy time of this (the crawl's main) thread per page, ms: what limits a crawl with cores to spare. */
+  readonly busyMsPerPage: number;
+  /** CPU time of the process (all threads) per page, ms. */
+  readonly cpuMsPerPage: number;
 }
+
+/** Measures a crawl: wall time, main-thread busy time, process CPU time. */
+async function measure<T extends { pages: number }>(body: () => Promise<T>): Promise<T & Run> {
+  const elu = performance.eventLoopUtilization();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await body();
+  const seconds = (performance.now() - started) / 1000;
+  const busy = performance.eventLoopUtilization(elu).active;
+  const used = process.cpuUsage(cpu);
+  const pages = Math.max(1, result.pages);
+  return { ...result, seconds, busyMsPerPage: busy / pages, cpuMsPerPage: (used.user + used.system) / 1000 / pages };
+}
+
+const describeRun = (run: Run) =>
+  `${run.pages} pages in ${run.seconds.toFixed(2)} s = ${rate(run).toFixed(1)} pages/s; main thread busy ${run.busyMsPerPage.toFixed(2)} ms/page, CPU ${run.cpuMsPerPage.toFixed(2)} ms/page`;
 
 const rate = (run: Run) => run.pages / run.seconds;
 
@@ -67,9 +91,8 @@ function stockConfig(dir: string): Configuration {
 }
 
 /** Plain crawl: neardup's fetch path and extraction, every in-scope link followed, no dedup. */
-async function plainRun(seeds: readonly string[], config: Config): Promise<Run> {
+async function plainRun(seeds: readonly string[], config: Config): Promise<{ pages: number }> {
   const dir = freshDir();
-  const started = performance.now();
   const scope = createCrawlScope(seeds, config.crawl.scope);
   const crawleeConfig = crawleeConfiguration(dir);
   const queue = await RequestQueue.open(null, { config: crawleeConfig });
@@ -104,15 +127,13 @@ async function plainRun(seeds: readonly string[], config: Config): Promise<Run> 
   await crawler.addRequests(seeds.map((url) => ({ url, crawlDepth: 0 })), { waitForAllRequestsToBeAdded: true });
   await crawler.run();
   await crawler.settled();
-  const seconds = (performance.now() - started) / 1000;
   rmSync(dir, { recursive: true, force: true });
-  return { pages: fetched, seconds };
+  return { pages: fetched };
 }
 
 /** Stock crawlee: CheerioCrawler and Configuration as shipped (storage in a temporary folder), the same extraction. */
-async function stockRun(seeds: readonly string[], config: Config): Promise<Run> {
+async function stockRun(seeds: readonly string[], config: Config): Promise<{ pages: number }> {
   const dir = freshDir();
-  const started = performance.now();
   const scope = createCrawlScope(seeds, config.crawl.scope);
   const crawleeConfig = stockConfig(dir);
   let fetched = 0;
@@ -135,21 +156,30 @@ async function stockRun(seeds: readonly string[], config: Config): Promise<Run> 
     },
   }, crawleeConfig);
   await crawler.run(seeds.map((url) => ({ url, crawlDepth: 0 })));
-  const seconds = (performance.now() - started) / 1000;
   rmSync(dir, { recursive: true, force: true });
-  return { pages: fetched, seconds };
+  return { pages: fetched };
 }
 
-async function neardupRun(seeds: readonly string[], config: Config): Promise<Run & { stored: number; rejected: number }> {
+async function neardupRun(seeds: readonly string[], config: Config): Promise<{ pages: number; stored: number; rejected: number }> {
   const dir = freshDir();
-  const started = performance.now();
-  const summary = await crawl({ seeds, dataDir: dir, config, analysisWorker });
-  const seconds = (performance.now() - started) / 1000;
+  const summary = await crawl({ seeds, dataDir: dir, config, dedupWorker });
   rmSync(dir, { recursive: true, force: true });
-  return { pages: summary.fetched, seconds, stored: summary.stored, rejected: summary.exact + summary.near };
+  return { pages: summary.fetched, stored: summary.stored, rejected: summary.exact + summary.near };
 }
 
-const generated = await startGeneratedSite({ pages });
+// The site runs in a child process, so that serving it does not share the crawler's event loop.
+const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./demo-site/generated-site.ts', import.meta.url)), '--pages', String(pages)], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const firstLine = await new Promise<string>((resolve, reject) => {
+  const lines = createInterface({ input: server.stdout! });
+  lines.once('line', (line) => {
+    lines.close();
+    resolve(line);
+  });
+  server.once('exit', (code) => reject(new Error(`the site server exited (${code})`)));
+});
+const generated = JSON.parse(firstLine) as { seeds: string[]; pages: number; mirrors: number; served: number };
 const config = loadConfig({
   env: {},
   overrides: {
@@ -163,29 +193,37 @@ const config = loadConfig({
   },
 });
 const out = (line: string) => process.stdout.write(`${line}\n`);
-out(`bench-crawl: ${pages} article pages (${generated.mirrors.size} mirror copies on a second host), ${generated.allPages.length} pages served, `
-  + `concurrency ${concurrency}, ${rounds} round(s), fingerprinting ${analysisWorker ? 'in a worker thread' : 'on the crawl thread'}`);
+out(`bench-crawl: ${pages} article pages (${generated.mirrors} mirror copies on a second host), ${generated.served} pages served, `
+  + `concurrency ${concurrency}, ${rounds} round(s), deduplication ${dedupWorker ? 'in a worker thread' : 'on the crawl thread'}`);
 
 const plain: Run[] = [];
 const neardup: Run[] = [];
 try {
   if (withStock) {
-    const stock = await stockRun(generated.seeds, config);
-    out(`  stock crawlee (parses twice): ${stock.pages} pages in ${stock.seconds.toFixed(2)} s = ${rate(stock).toFixed(1)} pages/s`);
+    const stock = await measure(() => stockRun(generated.seeds, config));
+    out(`  stock crawlee (parses twice): ${describeRun(stock)}`);
   }
   for (let round = 1; round <= rounds; round++) {
-    const p = await plainRun(generated.seeds, config);
+    const p = await measure(() => plainRun(generated.seeds, config));
     plain.push(p);
-    out(`  round ${round} plain:   ${p.pages} pages in ${p.seconds.toFixed(2)} s = ${rate(p).toFixed(1)} pages/s`);
-    const n = await neardupRun(generated.seeds, config);
+    out(`  round ${round} plain:   ${describeRun(p)}`);
+    const n = await measure(() => neardupRun(generated.seeds, config));
     neardup.push(n);
-    out(`  round ${round} neardup: ${n.pages} pages in ${n.seconds.toFixed(2)} s = ${rate(n).toFixed(1)} pages/s (stored ${n.stored}, rejected ${n.rejected})`);
+    out(`  round ${round} neardup: ${describeRun(n)} (stored ${n.stored}, rejected ${n.rejected})`);
   }
 } finally {
-  await generated.site.close();
+  server.stdin!.end();
 }
 
-// Best of the rounds for each: the least disturbed by other load on the machine.
-const bestPlain = Math.max(...plain.map(rate));
-const bestNeardup = Math.max(...neardup.map(rate));
-out(`crawl: pages=${neardup[0]!.pages} plain_pages_per_s=${bestPlain.toFixed(1)} neardup_pages_per_s=${bestNeardup.toFixed(1)} overhead_ratio=${(bestPlain / bestNeardup).toFixed(3)}`);
+// The two crawls of a round run back to back, under about the same load from the rest of the
+// machine: the ratio is taken per round, and the median over rounds is reported (with the median
+// rates beside it).
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const ratios = plain.map((p, i) => rate(p) / rate(neardup[i]!));
+if (rounds > 1) out(`  per-round overhead ratios: ${ratios.map((r) => r.toFixed(3)).join(' ')}`);
+out(`  main thread busy per page, median: plain ${median(plain.map((r) => r.busyMsPerPage)).toFixed(2)} ms, neardup ${median(neardup.map((r) => r.busyMsPerPage)).toFixed(2)} ms`);
+out(`crawl: pages=${neardup[0]!.pages} plain_pages_per_s=${median(plain.map(rate)).toFixed(1)} neardup_pages_per_s=${median(neardup.map(rate)).toFixed(1)} overhead_ratio=${median(ratios).toFixed(3)}`);

@@ -4,7 +4,8 @@
  *
  * - byte copies of four articles (`/copy/<slug>.html`, the original HTML unchanged);
  * - three articles re-published in Mirror Times' own page template (`/archive/<slug>`);
- * - two articles with small edits (`/edited/<slug>`: a word changed, an update note added);
+ * - two edited copies (`/edited/<slug>`): one with look-alike Cyrillic letters put in for Latin
+ *   ones in every other word, one with a typo;
  * - three articles of its own that appear nowhere else (kept: different text, same template);
  * - under each byte copy, a comments page linked only from that copy: a crawl that does not
  *   follow links on rejected pages never fetches it.
@@ -154,11 +155,22 @@ export interface DemoSite {
   readonly manifest: DemoManifest;
 }
 
-/** Changes a word in the second paragraph and one in the last: a small edit. */
-function smallEdit(paragraphs: readonly string[]): string[] {
+/** A typo: one letter dropped from the second long word of the longest paragraph. */
+function withTypo(paragraphs: readonly string[]): string[] {
+  const longest = paragraphs.reduce((best, p, i) => (p.length > paragraphs[best]!.length ? i : best), 0);
   return paragraphs.map((p, i) => {
-    if (i !== 1 && i !== paragraphs.length - 1) return p;
-    return p.replace(/\b(said|says|the|a)\b/, (word) => ({ said: 'stated', says: 'states', the: 'this', a: 'one' })[word] ?? word);
+    if (i !== longest) return p;
+    let seen = 0;
+    return p.replace(/\b[a-z]{7,}\b/g, (word) => (seen++ === 1 ? word.slice(0, 3) + word.slice(4) : word));
+  });
+}
+
+/** Letter substitution: Latin a, e, o, p, c replaced by the Cyrillic letters that look the same, in every other word. */
+function withHomoglyphs(paragraphs: readonly string[]): string[] {
+  const lookalike: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с' };
+  return paragraphs.map((p) => {
+    let n = 0;
+    return p.replace(/\b[a-z]+\b/g, (word) => (n++ % 2 === 0 ? word.replace(/[aeopc]/g, (ch) => lookalike[ch]!) : word));
   });
 }
 
@@ -249,12 +261,13 @@ ${russianParagraphs.map((p) => `<p>${p}</p>`).join('\n')}
     homeLinks.push({ href: path, title: article.title });
   }
   const editedMap = new Map<string, string>();
-  for (const article of edited) {
+  edited.forEach((article, i) => {
     const path = `/edited/${article.slug}`;
-    site.setRoute(mirrorHost, path, html(mirrorTimesPage({ title: article.title, paragraphs: smallEdit(article.paragraphs), note: 'Updated on 21 November 2019.' })));
+    const paragraphs = i === 0 ? withHomoglyphs(article.paragraphs) : withTypo(article.paragraphs);
+    site.setRoute(mirrorHost, path, html(mirrorTimesPage({ title: article.title, paragraphs })));
     editedMap.set(mirror(path), main(articlePath(article)));
     homeLinks.push({ href: path, title: article.title });
-  }
+  });
   const mirrorOriginals: string[] = [];
   for (const article of mirrorOwn) {
     const path = `/stories/${article.slug}`;

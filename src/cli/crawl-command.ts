@@ -52,8 +52,10 @@ export function crawlSummaryText(s: CrawlSummary): string {
     `  stored ${s.stored}, rejected ${s.exact + s.near} (exact ${s.exact}, near ${s.near}), skipped ${s.skipped}`
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}${s.errors > 0 ? `, errors ${s.errors}` : ''}`,
   ];
-  if (s.handledBefore > 0 || s.releasedLocks > 0) {
-    lines.push(`  resumed: ${s.handledBefore} requests handled by earlier runs${s.releasedLocks > 0 ? `, ${s.releasedLocks} in-flight requests put back` : ''}`);
+  if (s.handledBefore > 0 || s.releasedLocks > 0 || s.repairedRequests > 0) {
+    lines.push(`  resumed: ${s.handledBefore} requests handled by earlier runs`
+      + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} in-flight requests put back` : ''}`
+      + `${s.repairedRequests > 0 ? `, ${s.repairedRequests} torn queue files repaired from the frontier journal` : ''}`);
   }
   lines.push(`  outputs: ${join(s.dataDir, databaseFileName)}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
   return `${lines.join('\n')}\n`;

@@ -1,8 +1,10 @@
 /**
  * `crawl()`: seeds in, a deduplicated corpus out. Each fetched page goes
- * fetch → decode → one parse → extract → fingerprint → check-and-insert → corpus, and only a page
- * that was stored (or was too short to judge, like a list of articles) has its links followed;
- * a page rejected as a duplicate does not, unless `crawl.followDuplicates` is set.
+ * fetch → decode → one parse → extract (on the thread that drives crawlee) → fingerprint →
+ * check-and-insert → corpus line (the dedup stage, src/crawl/dedup-stage.ts: a worker thread on a
+ * machine with two cores or more), and only a page that was stored (or was too short to judge,
+ * like a list of articles) has its links followed; a page rejected as a duplicate does not,
+ * unless `crawl.followDuplicates` is set.
  *
  * Everything lives in the data folder: neardup.db, corpus.jsonl, and crawlee's request queue in
  * `crawlee/`. Run again with the same folder, an interrupted crawl resumes: handled requests are
@@ -18,16 +20,18 @@ import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { Config } from '../config.js';
 import { CrawlError, NeardupError, StorageError, ValidationError } from '../errors.js';
-import { Pipeline, extractParsedPage, parsePage } from '../pipeline.js';
-import type { AnalyzedPage } from '../pipeline.js';
+import { extractParsedPage, parsePage } from '../pipeline.js';
 import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
-import { AnalysisThread } from './analysis-thread.js';
+import { openDedupStage } from './dedup-stage.js';
+import type { CommitResult } from './dedup-stage.js';
 import { createCrawlScope, inCrawlScope, parseHttpUrl } from './crawl-scope.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from './page-skip-error.js';
 import { scanPersistedQueue } from './persisted-queue.js';
+import { FrontierJournal, frontierJournalName } from './frontier-journal.js';
+import type { JournalEntry } from './frontier-journal.js';
 import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
 import { RobotsCache } from './robots-cache.js';
 
@@ -63,6 +67,11 @@ export interface CrawlSummary extends CrawlProgress {
   readonly handledBefore: number;
   /** In-progress requests of a stopped run put back in the queue at the start. */
   readonly releasedLocks: number;
+  /**
+   * Request files of the queue found torn at the start (a killed process), whose requests were
+   * added again from the frontier journal (src/crawl/frontier-journal.ts).
+   */
+  readonly repairedRequests: number;
   /** Requests still in the queue: 0 when the crawl finished. */
   readonly pending: number;
   /** Why the crawl ended. */
@@ -84,10 +93,11 @@ export interface CrawlOptions {
   /** @default 1000 */
   readonly progressIntervalMs?: number;
   /**
-   * Fingerprint pages in a worker thread, off the thread that drives the crawl.
+   * Run deduplication (fingerprints, the index, the corpus) in a worker thread, off the thread
+   * that drives the crawl (src/crawl/dedup-stage.ts).
    * @default true when the machine has more than one core
    */
-  readonly analysisWorker?: boolean;
+  readonly dedupWorker?: boolean;
 }
 
 function lastModifiedIso(header: string | string[] | undefined): string | null {
@@ -137,8 +147,9 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const before = scanPersistedQueue(queueDir, { releaseLocks: true });
   const releasedLocks = before.released;
   const handledBefore = before.handled;
-  const pipeline = Pipeline.open({ dataDir, config });
-  const analysis = new AnalysisThread({ config, worker: options.analysisWorker ?? availableParallelism() > 1 });
+  const journal = new FrontierJournal(join(crawleeDir, frontierJournalName));
+  const dedup = await openDedupStage({ dataDir, config, worker: options.dedupWorker ?? availableParallelism() > 1 });
+  let errors = 0;
   const started = Date.now();
   let fetched = 0;
   let fatal: unknown = null;
@@ -147,8 +158,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const progress = (): CrawlProgress => {
     const elapsedMs = Date.now() - started;
     return {
-      ...pipeline.counters,
-      skippedBy: { ...pipeline.counters.skippedBy },
+      ...dedup.counters,
+      errors: dedup.counters.errors + errors,
       fetched,
       elapsedMs,
       pagesPerSec: elapsedMs > 0 ? (fetched * 1000) / elapsedMs : 0,
@@ -175,7 +186,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     robotsSkipped.add(url);
     const origin = await robots.forUrl(url);
     const detail = origin.source === 'fetched' ? 'disallowed by robots.txt' : `robots.txt ${origin.source}`;
-    pipeline.recordSkip(url, 'robots', detail);
+    await dedup.recordSkip(url, 'robots', detail);
     emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason: 'robots' }, detail });
   };
 
@@ -198,18 +209,32 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     config$ = crawleeConfiguration(crawleeDir);
     queue = await RequestQueue.open(null, { config: config$ });
   } catch (error) {
-    pipeline.close();
-    await analysis.close();
+    await dedup.close();
     throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
   }
   const budget = Math.max(0, settings.maxPages - handledBefore);
 
-  const recordFailure = (url: string, depth: number | null, reason: SkipReason, detail: string) => {
-    pipeline.recordSkip(url, reason, detail);
+  /** The database or the corpus failed: nothing more can be stored, so the crawl stops. */
+  const stopOnStorageFailure = (error: unknown, request?: Request): never => {
+    fatal ??= error;
+    if (request !== undefined) request.noRetry = true;
+    crawler.stop('storage failed');
+    throw error;
+  };
+
+  /** Journalled first, then queued: see frontier-journal.ts. */
+  const enqueue = async (requests: readonly JournalEntry[]): Promise<void> => {
+    journal.append(requests);
+    await crawler.addRequests([...requests], { waitForAllRequestsToBeAdded: true });
+  };
+  let repairedRequests = 0;
+
+  const recordFailure = async (url: string, depth: number | null, reason: SkipReason, detail: string): Promise<void> => {
+    await dedup.recordSkip(url, reason, detail);
     emit({ url, finalUrl: null, depth, title: '', decision: { kind: 'skipped', reason }, detail });
   };
 
-  const crawler = new PageCrawler({
+  const crawler: PageCrawler = new PageCrawler({
     requestQueue: queue,
     maxConcurrency: settings.concurrency,
     minConcurrency: settings.concurrency,
@@ -230,10 +255,9 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
       fetched++;
       const { request, response } = context;
       const depth = request.crawlDepth;
-      const finalUrl = request.loadedUrl ?? request.url;
       const input: PageInput = {
         url: request.url,
-        finalUrl,
+        finalUrl: request.loadedUrl ?? request.url,
         fetchedAt: Date.now(),
         lastModified: lastModifiedIso(response.headers['last-modified']),
         depth,
@@ -242,41 +266,25 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
       try {
         page = extractParsedPage(context.$ as unknown as CheerioAPI, input);
       } catch (error) {
-        recordFailure(request.url, depth, 'parse-error', firstLine((error as Error).message));
+        // A page that breaks the extractor is recorded, never allowed to stop the crawl.
+        errors++;
+        await recordFailure(request.url, depth, 'parse-error', firstLine((error as Error).message)).catch((e: unknown) => stopOnStorageFailure(e, request));
         return;
       }
-      let analyzed: AnalyzedPage;
+      let committed: CommitResult;
       try {
-        analyzed = await analysis.analyze(input, page);
+        // Fingerprint, check-and-insert, corpus line: answered once written.
+        committed = await dedup.commitPage(input, page);
       } catch (error) {
-        // A page that breaks the analysis is recorded, never allowed to stop the crawl.
-        pipeline.countError();
-        recordFailure(request.url, depth, 'parse-error', firstLine((error as Error).message));
-        return;
+        return stopOnStorageFailure(error, request);
       }
-      let decision: Decision;
-      try {
-        decision = pipeline.commit(analyzed);
-      } catch (error) {
-        // The database or the corpus failed: nothing more can be stored, so the crawl stops.
-        fatal ??= error;
-        request.noRetry = true;
-        crawler.stop('storage failed');
-        throw error;
-      }
-      emit({
-        url: request.url,
-        finalUrl: analyzed.finalUrl,
-        depth,
-        title: analyzed.meta.title ?? '',
-        decision,
-        detail: analyzed.skip?.detail ?? '',
-      });
+      const { decision } = committed;
+      emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
       const isDuplicate = decision.kind === 'exact' || decision.kind === 'near';
-      if (analyzed.page === null || (isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
-      const links = await linksToFollow(analyzed.page.links, depth + 1);
+      if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
+      const links = await linksToFollow(page.links, depth + 1);
       // Added before the handler returns, so that a request marked handled always has its links queued.
-      if (links.length > 0) await crawler.addRequests(links, { waitForAllRequestsToBeAdded: true });
+      if (links.length > 0) await enqueue(links);
     },
   }, config$, {
     userAgent: settings.userAgent,
@@ -286,13 +294,18 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     parse: parsePage as (html: string) => CheerioAPI,
     pacer,
     budget,
-    onFailed: (context: CheerioCrawlingContext, error: Error) => {
+    onFailed: async (context: CheerioCrawlingContext, error: Error) => {
       const request: Request = context.request;
       fetched++;
       if (fatal !== null) return;
       const skip = findPageSkip(error);
-      if (skip !== null) recordFailure(request.url, request.crawlDepth, skip.reason, skip.detail);
-      else recordFailure(request.url, request.crawlDepth, 'fetch-error', failureDetail(error));
+      try {
+        if (skip !== null) await recordFailure(request.url, request.crawlDepth, skip.reason, skip.detail);
+        else await recordFailure(request.url, request.crawlDepth, 'fetch-error', failureDetail(error));
+      } catch (failure) {
+        fatal ??= failure;
+        crawler.stop('storage failed');
+      }
     },
   });
 
@@ -309,7 +322,14 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
 
   try {
     const admitted = await linksToFollow(seeds, 0);
-    if (admitted.length > 0) await crawler.addRequests(admitted, { waitForAllRequestsToBeAdded: true });
+    if (before.torn > 0) {
+      // A killed process tore some of crawlee's request files: add every request ever journalled
+      // again; crawlee keeps those it still has (handled or not) and recreates the lost ones.
+      const all = journal.read();
+      repairedRequests = before.torn;
+      if (all.length > 0) await crawler.addRequests(all, { waitForAllRequestsToBeAdded: true });
+    }
+    if (admitted.length > 0) await enqueue(admitted);
     if (budget > 0 && options.signal?.aborted !== true) await crawler.run();
     await crawler.settled();
     if (crawler.budgetReached && stopReason === 'finished') stopReason = 'max-pages';
@@ -323,9 +343,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
 
   // Read from the files, which crawlee has flushed by now (its in-memory counts start at 0 in each process).
   const { pending } = scanPersistedQueue(queueDir);
-  await analysis.close();
   try {
-    pipeline.close();
+    await dedup.close();
   } catch (error) {
     fatal ??= error;
   }
@@ -334,5 +353,5 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     throw new CrawlError(`Crawl failed: ${firstLine((fatal as Error).message ?? String(fatal))}`, { cause: fatal });
   }
   if (stopReason === 'finished' && pending > 0) stopReason = 'max-pages';
-  return { ...progress(), dataDir, seeds, handledBefore, releasedLocks, pending, stopReason };
+  return { ...progress(), dataDir, seeds, handledBefore, releasedLocks, repairedRequests, pending, stopReason };
 }

@@ -14,7 +14,7 @@
  * the index answers a URL seen before with its earlier decision), so `releaseLocks` puts each
  * locked request back at the head of the queue.
  */
-import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What the queue folder holds. */
@@ -25,10 +25,20 @@ export interface PersistedQueueState {
   readonly pending: number;
   /** Locked requests put back in the queue by this scan. */
   readonly released: number;
+  /**
+   * Request files that do not parse: torn by a process killed while crawlee rewrote them (it
+   * truncates, then writes). Removed by a `releaseLocks` scan; their requests are lost to crawlee
+   * (see frontier-journal.ts for how a crawl gets them back).
+   */
+  readonly torn: number;
 }
 
 export interface ScanOptions {
-  /** Release every lock found. @default false */
+  /**
+   * Release every lock found: requests locked by a crawler are put back in the queue, file locks
+   * left by a killed process (proper-lockfile's `<file>.lock` folders) are removed, torn request
+   * files are removed. Only safe before crawlee opens the queue. @default false
+   */
   readonly releaseLocks?: boolean;
   /** @default Date.now() */
   readonly now?: number;
@@ -41,19 +51,26 @@ export function scanPersistedQueue(queueDir: string, options: ScanOptions = {}):
   try {
     names = readdirSync(queueDir);
   } catch {
-    return { handled: 0, pending: 0, released: 0 };
+    return { handled: 0, pending: 0, released: 0, torn: 0 };
   }
   let handled = 0;
   let pending = 0;
   let released = 0;
+  let torn = 0;
   for (const name of names) {
-    if (!name.endsWith('.json') || name.startsWith('__')) continue;
     const path = join(queueDir, name);
+    if (name.endsWith('.lock') && options.releaseLocks === true) {
+      rmSync(path, { recursive: true, force: true });
+      continue;
+    }
+    if (!name.endsWith('.json') || name.startsWith('__')) continue;
     let entry: { orderNo?: unknown };
     try {
       entry = JSON.parse(readFileSync(path, 'utf8')) as { orderNo?: unknown };
     } catch {
-      continue; // a torn file is crawlee's to judge
+      torn++;
+      if (options.releaseLocks === true) rmSync(path, { force: true });
+      continue;
     }
     const orderNo = entry.orderNo;
     if (orderNo === null) {
@@ -70,5 +87,5 @@ export function scanPersistedQueue(queueDir: string, options: ScanOptions = {}):
     renameSync(temporary, path);
     released++;
   }
-  return { handled, pending, released };
+  return { handled, pending, released, torn };
 }

@@ -42,7 +42,7 @@ async function run(hosts: FixtureHosts | ((site: FixtureSite) => void), seeds: r
   const dataDir = mkdtempSync(join(tmpdir(), 'neardup-crawl-fetch-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({ env: {}, overrides: { crawl: { concurrency: 2, maxRequestsPerMinutePerHost: 1_000_000, ...crawlSettings } } });
-  const summary = await crawl({ seeds: seeds.map(([host, path]) => site.url(host, path)), dataDir, config, analysisWorker: false });
+  const summary = await crawl({ seeds: seeds.map(([host, path]) => site.url(host, path)), dataDir, config, dedupWorker: false });
   return {
     site,
     summary,
@@ -216,7 +216,7 @@ describe('what is not stored, and why', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'neardup-crawl-dead-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const config = loadConfig({ env: {}, overrides: { crawl: { respectRobots: false, requestTimeoutSecs: 5 } } });
-    const summary = await crawl({ seeds: [deadUrl], dataDir, config, analysisWorker: false });
+    const summary = await crawl({ seeds: [deadUrl], dataDir, config, dedupWorker: false });
     expect(summary.skippedBy).toEqual({ 'fetch-error': 1 });
     expect(readCrawlResults(dataDir, config).skipped.get(deadUrl)?.detail).toMatch(/^connect ECONNREFUSED 127\.0\.0\.1:\d+/);
   });

@@ -3,12 +3,13 @@
  * with the same data folder, fetches no page twice, stores no page twice, and ends with the same
  * pages decided as a crawl that was never interrupted.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dailySamplePage, loadDemoArticles } from '../../scripts/demo-site/demo-site.js';
 import { startGeneratedSite } from '../../scripts/demo-site/generated-site.js';
 import type { GeneratedSite } from '../../scripts/demo-site/generated-site.js';
 import { loadConfig } from '../../src/config.js';
@@ -18,6 +19,7 @@ import type { CrawlSummary } from '../../src/crawl/crawl.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import { corpusFileName } from '../../src/pipeline.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
+import { startFixtureSite } from '../helpers/fixture-site.js';
 
 let generated: GeneratedSite;
 const dirs: string[] = [];
@@ -81,7 +83,7 @@ describe('resume', () => {
     const dataDir = freshDir();
     const config = configWith(10_000);
     const start = generated.site.hits.length;
-    await crawl({ seeds: generated.seeds, dataDir, config, analysisWorker: false });
+    await crawl({ seeds: generated.seeds, dataDir, config, dedupWorker: false });
     const { results, all } = expectConsistent(dataDir, config);
     baseline = { stored: new Set(results.stored.keys()), all, fetched: fetchesSince(start).length };
   });
@@ -89,13 +91,13 @@ describe('resume', () => {
   it('a crawl stopped by --max-pages goes on from where it stopped, fetching nothing twice', async () => {
     const dataDir = freshDir();
     const start = generated.site.hits.length;
-    const first = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10), analysisWorker: false });
+    const first = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10), dedupWorker: false });
     expect(first).toMatchObject({ fetched: 10, stopReason: 'max-pages', handledBefore: 0 });
     expect(first.pending).toBeGreaterThan(0);
     // The budget counts earlier runs: 15 in all means 5 more.
-    const second = await crawl({ seeds: generated.seeds, dataDir, config: configWith(15), analysisWorker: false });
+    const second = await crawl({ seeds: generated.seeds, dataDir, config: configWith(15), dedupWorker: false });
     expect(second).toMatchObject({ fetched: 5, stopReason: 'max-pages', handledBefore: 10 });
-    const third = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10_000), analysisWorker: false });
+    const third = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10_000), dedupWorker: false });
     expect(third).toMatchObject({ stopReason: 'finished', pending: 0, handledBefore: 15 });
     const fetches = fetchesSince(start);
     expect(new Set(fetches).size).toBe(fetches.length);
@@ -104,7 +106,7 @@ describe('resume', () => {
     expect(all).toEqual(baseline.all);
     expect(new Set(results.stored.keys())).toEqual(baseline.stored);
     // Run again: nothing left to do, nothing changes.
-    const again = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10_000), analysisWorker: false });
+    const again = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10_000), dedupWorker: false });
     expect(again).toMatchObject({ fetched: 0, stored: 0, stopReason: 'finished' });
   });
 
@@ -117,7 +119,7 @@ describe('resume', () => {
       seeds: generated.seeds,
       dataDir,
       config: configWith(10_000, 3),
-      analysisWorker: false,
+      dedupWorker: false,
       signal: controller.signal,
       onPage: () => {
         seen++;
@@ -126,11 +128,56 @@ describe('resume', () => {
     });
     expect(first.stopReason).toBe('aborted');
     expect(first.pending).toBeGreaterThan(0);
-    const second = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10_000, 3), analysisWorker: false });
+    const second = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10_000, 3), dedupWorker: false });
     expect(second.stopReason).toBe('finished');
     const fetches = fetchesSince(start);
     expect(new Set(fetches).size).toBe(fetches.length);
     expectAllDecided(expectConsistent(dataDir, configWith(1)).all);
+  });
+
+  it('gets back requests whose queue files a killed process tore, from the frontier journal', async () => {
+    // Pages only the home page links to: a lost request for one of them is never found again.
+    const [a, b, c] = loadDemoArticles();
+    const site = await startFixtureSite({
+      '127.0.0.1': {
+        '/': { body: '<a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a>' },
+        '/a': { body: dailySamplePage({ title: 'a', paragraphs: a!.paragraphs }) },
+        '/b': { body: dailySamplePage({ title: 'b', paragraphs: b!.paragraphs }) },
+        '/c': { body: dailySamplePage({ title: 'c', paragraphs: c!.paragraphs }) },
+      },
+    });
+    try {
+      const dataDir = freshDir();
+      const seeds = [site.url('127.0.0.1', '/')];
+      const config = loadConfig({ env: {}, overrides: { crawl: { maxPages: 2, concurrency: 1, respectRobots: false } } });
+      const first = await crawl({ seeds, dataDir, config, dedupWorker: false });
+      // Pending: /b and /c, and the template's /about.html and /privacy.html.
+      expect(first).toMatchObject({ fetched: 2, pending: 4 });
+      // What a kill during crawlee's truncate-then-write leaves: an empty or half-written request
+      // file, and a file lock.
+      const queueDir = join(dataDir, 'crawlee', 'request_queues', 'default');
+      const pendingFiles = readdirSync(queueDir).filter((name) => name.endsWith('.json')).filter((name) => {
+        const entry = JSON.parse(readFileSync(join(queueDir, name), 'utf8')) as { orderNo: number | null; url: string };
+        return entry.orderNo !== null && /\/[bc]$/.test(entry.url);
+      });
+      expect(pendingFiles).toHaveLength(2);
+      writeFileSync(join(queueDir, pendingFiles[0]!), '');
+      writeFileSync(join(queueDir, pendingFiles[1]!), '{\n\t"id": "');
+      mkdirSync(join(queueDir, `${pendingFiles[1]!}.lock`));
+      // A new process, as after a crash (this one keeps crawlee's view of the queue in memory).
+      const cli = fileURLToPath(new URL('../../bin/neardup.js', import.meta.url));
+      const output = await new Promise<string>((resolve, reject) => {
+        execFile(process.execPath, [cli, 'crawl', ...seeds, '--data', dataDir, '--no-robots', '--json'], (error, stdout) => {
+          if (error === null) resolve(stdout);
+          else reject(error);
+        });
+      });
+      expect(JSON.parse(output)).toMatchObject({ stopReason: 'finished', pending: 0, repairedRequests: 2, stored: 2 });
+      const { results } = expectConsistent(dataDir, config);
+      expect([...results.stored.keys()].sort()).toEqual(['/a', '/b', '/c'].map((path) => site.url('127.0.0.1', path)));
+    } finally {
+      await site.close();
+    }
   });
 
   it('a crawl killed with SIGKILL resumes: in-flight requests are put back, no page is stored twice', async () => {
@@ -156,7 +203,7 @@ describe('resume', () => {
     child.kill('SIGKILL');
     await exited;
 
-    const resumed = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10_000, 4), analysisWorker: false });
+    const resumed = await crawl({ seeds: generated.seeds, dataDir, config: configWith(10_000, 4), dedupWorker: false });
     expect(resumed.stopReason).toBe('finished');
     expect(resumed.handledBefore).toBeGreaterThan(0);
     expect(resumed.releasedLocks).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,22 +28,25 @@ function writeQueue(): void {
 describe('scanPersistedQueue', () => {
   it('counts handled and pending requests without changing anything', () => {
     writeQueue();
-    expect(scanPersistedQueue(dir, { now })).toEqual({ handled: 2, pending: 3, released: 0 });
+    expect(scanPersistedQueue(dir, { now })).toEqual({ handled: 2, pending: 3, released: 0, torn: 1 });
+    expect(existsSync(join(dir, 'torn.json'))).toBe(true);
     expect(orderNo('locked')).toBe(now + 60_000);
   });
 
-  it('puts locked requests back at the head and leaves the others alone', () => {
+  it('puts locked requests back at the head, removes torn files and stale file locks, leaves the others alone', () => {
     writeQueue();
-    expect(scanPersistedQueue(dir, { now, releaseLocks: true })).toEqual({ handled: 2, pending: 3, released: 2 });
+    mkdirSync(join(dir, 'pending.json.lock'));
+    expect(scanPersistedQueue(dir, { now, releaseLocks: true })).toEqual({ handled: 2, pending: 3, released: 2, torn: 1 });
     expect(orderNo('locked')).toBe(1);
     expect(orderNo('lockedFront')).toBe(-1);
     expect(orderNo('pending')).toBe(now - 5_000);
     expect(orderNo('handled')).toBeNull();
-    expect(readFileSync(join(dir, 'torn.json'), 'utf8')).toBe('{"id":');
-    expect(scanPersistedQueue(dir, { now, releaseLocks: true }).released).toBe(0);
+    expect(existsSync(join(dir, 'torn.json'))).toBe(false);
+    expect(existsSync(join(dir, 'pending.json.lock'))).toBe(false);
+    expect(scanPersistedQueue(dir, { now, releaseLocks: true })).toEqual({ handled: 2, pending: 3, released: 0, torn: 0 });
   });
 
   it('reads a missing folder as an empty queue', () => {
-    expect(scanPersistedQueue(join(dir, 'nope'))).toEqual({ handled: 0, pending: 0, released: 0 });
+    expect(scanPersistedQueue(join(dir, 'nope'))).toEqual({ handled: 0, pending: 0, released: 0, torn: 0 });
   });
 });

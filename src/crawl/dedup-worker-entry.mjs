@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./analysis-worker.ts');
+await import('./dedup-worker.ts');

@@ -1,0 +1,259 @@
+/**
+ * The crawl's deduplication stage: fingerprinting, the index, corpus.jsonl — the Pipeline of a
+ * data folder — behind an asynchronous interface, so that it can run in a worker thread.
+ *
+ * The crawl's own thread fetches, parses and extracts each page (it needs the links at once);
+ * the extracted page then goes to the stage, which fingerprints it, checks and inserts it, writes
+ * its corpus line, and answers with the decision. On a machine with two cores or more the stage
+ * runs in a worker thread that owns the database, so deduplication costs the thread that drives
+ * crawlee almost nothing (scripts/bench-crawl.ts). Otherwise it runs on the calling thread.
+ *
+ * Either way every call is answered only after its writes committed: a crawl handler that awaits
+ * the decision before returning keeps the crash-safety invariants of src/store/corpus-writer.ts
+ * (crawlee marks a request handled only after its handler returned).
+ */
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import {
+  ConfigError, CrawlError, IndexError, InputError, NeardupError, ParameterMismatchError, StorageError, ValidationError,
+} from '../errors.js';
+import { Pipeline, analyzeExtractedPage } from '../pipeline.js';
+import type { AnalyzedPage } from '../pipeline.js';
+import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
+
+/** What the crawl needs back for a committed page. */
+export interface CommitResult {
+  readonly decision: Decision;
+  /** URL after redirects, or null. */
+  readonly finalUrl: string | null;
+  readonly title: string;
+  /** Why a skipped page was skipped ('' otherwise). */
+  readonly detail: string;
+}
+
+/** The stage, wherever it runs. */
+export interface DedupStage {
+  /** Whether it runs in a worker thread. */
+  readonly inWorker: boolean;
+  /** The pipeline's counters, as of the last answer. */
+  readonly counters: PipelineCounters;
+  /** Fingerprints an extracted page and commits it. Rejects with the error of a failed write. */
+  commitPage(input: PageInput, page: ExtractedPage): Promise<CommitResult>;
+  /** Records a page that was not processed. */
+  recordSkip(url: string, reason: SkipReason, detail: string): Promise<void>;
+  /** Closes the pipeline (corpus flushed, database closed) and the worker. */
+  close(): Promise<void>;
+}
+
+export interface DedupStageOptions {
+  readonly dataDir: string;
+  readonly config: Config;
+  /** Run in a worker thread. @default true */
+  readonly worker?: boolean;
+}
+
+/** A NeardupError as it crosses threads. */
+export interface SerializedError {
+  readonly name: string;
+  readonly code: string;
+  readonly message: string;
+  readonly exitCode: number;
+}
+
+/** Messages to the worker. */
+export type DedupRequest =
+  | { readonly id: number; readonly op: 'commit'; readonly input: PageInput; readonly page: ExtractedPage }
+  | { readonly id: number; readonly op: 'skip'; readonly url: string; readonly reason: SkipReason; readonly detail: string }
+  | { readonly id: number; readonly op: 'close' };
+
+/** Messages from the worker. */
+export type DedupReply =
+  | { readonly op: 'ready'; readonly counters: PipelineCounters }
+  | { readonly op: 'open-failed'; readonly error: SerializedError }
+  | { readonly id: number; readonly ok: true; readonly result: CommitResult | null; readonly counters: PipelineCounters }
+  | { readonly id: number; readonly ok: false; readonly error: SerializedError; readonly counters: PipelineCounters };
+
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof NeardupError) return { name: error.name, code: error.code, message: error.message, exitCode: error.exitCode };
+  const message = error instanceof Error ? error.message : String(error);
+  return { name: error instanceof Error ? error.name : 'Error', code: 'E_UNEXPECTED', message, exitCode: 70 };
+}
+
+/** Rebuilds an error from another thread, as the class it was when it is one of neardup's. */
+export function deserializeError(e: SerializedError): Error {
+  switch (e.name) {
+    case 'ValidationError': return new ValidationError(e.message);
+    case 'InputError': return new InputError(e.message);
+    case 'ConfigError': return new ConfigError(e.message);
+    case 'IndexError': return new IndexError(e.message);
+    case 'ParameterMismatchError': return new ParameterMismatchError(e.message);
+    case 'StorageError': return new StorageError(e.message);
+    case 'CrawlError': return new CrawlError(e.message);
+    default: return e.code === 'E_UNEXPECTED' ? new Error(e.message) : new NeardupError(e.code, e.message, { exitCode: e.exitCode });
+  }
+}
+
+/**
+ * The commit of one extracted page, on whatever thread holds the pipeline. A page that breaks the
+ * analysis is recorded (`parse-error`, counted as an error), never allowed to stop the crawl;
+ * a failed write throws.
+ */
+export function commitExtractedPage(pipeline: Pipeline, input: PageInput, page: ExtractedPage): CommitResult {
+  let analyzed: AnalyzedPage;
+  try {
+    analyzed = analyzeExtractedPage(input, page, pipeline.config, { stemCache: pipeline.stemCache });
+  } catch (error) {
+    const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
+    pipeline.countError();
+    pipeline.recordSkip(input.url, 'parse-error', detail);
+    return { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
+  }
+  const decision = pipeline.commit(analyzed);
+  return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
+}
+
+function copyCounters(counters: PipelineCounters): PipelineCounters {
+  return { ...counters, skippedBy: { ...counters.skippedBy } };
+}
+
+/** The stage on the calling thread. */
+class LocalDedupStage implements DedupStage {
+  readonly inWorker = false;
+  private readonly pipeline: Pipeline;
+
+  constructor(pipeline: Pipeline) {
+    this.pipeline = pipeline;
+  }
+
+  get counters(): PipelineCounters {
+    return copyCounters(this.pipeline.counters);
+  }
+
+  async commitPage(input: PageInput, page: ExtractedPage): Promise<CommitResult> {
+    return commitExtractedPage(this.pipeline, input, page);
+  }
+
+  async recordSkip(url: string, reason: SkipReason, detail: string): Promise<void> {
+    this.pipeline.recordSkip(url, reason, detail);
+  }
+
+  async close(): Promise<void> {
+    this.pipeline.close();
+  }
+}
+
+function workerUrl(): URL {
+  const here = import.meta.url;
+  return here.endsWith('.ts') ? new URL('./dedup-worker-entry.mjs', here) : new URL('./dedup-worker.js', here);
+}
+
+interface Pending {
+  readonly resolve: (result: CommitResult | null) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** The stage in a worker thread that owns the pipeline. */
+class WorkerDedupStage implements DedupStage {
+  readonly inWorker = true;
+  private latest: PipelineCounters;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private failure: Error | null = null;
+  private closing: Promise<void> | null = null;
+
+  private constructor(worker: Worker, counters: PipelineCounters) {
+    this.worker = worker;
+    this.latest = counters;
+    worker.on('message', (reply: DedupReply) => this.onReply(reply));
+    const fail = (error: Error) => this.fail(error);
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new CrawlError(`The deduplication worker stopped (exit code ${code})`)));
+  }
+
+  /** Starts the worker and waits until it has opened the pipeline (or failed to). */
+  static start(options: DedupStageOptions): Promise<WorkerDedupStage> {
+    const worker = new Worker(workerUrl(), { workerData: { dataDir: options.dataDir, config: options.config } });
+    return new Promise((resolve, reject) => {
+      const onMessage = (reply: DedupReply) => {
+        if (!('op' in reply)) return;
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (reply.op === 'ready') {
+          resolve(new WorkerDedupStage(worker, reply.counters));
+        } else if (reply.op === 'open-failed') {
+          void worker.terminate();
+          reject(deserializeError(reply.error));
+        }
+      };
+      const onError = (error: Error) => reject(new CrawlError(`The deduplication worker failed to start: ${error.message}`, { cause: error }));
+      const onExit = (code: number) => reject(new CrawlError(`The deduplication worker exited while starting (code ${code})`));
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+    });
+  }
+
+  get counters(): PipelineCounters {
+    return copyCounters(this.latest);
+  }
+
+  commitPage(input: PageInput, page: ExtractedPage): Promise<CommitResult> {
+    return this.call({ id: this.nextId++, op: 'commit', input, page }) as Promise<CommitResult>;
+  }
+
+  async recordSkip(url: string, reason: SkipReason, detail: string): Promise<void> {
+    await this.call({ id: this.nextId++, op: 'skip', url, reason, detail });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.failure === null) {
+        try {
+          await this.call({ id: this.nextId++, op: 'close' });
+        } finally {
+          await this.worker.terminate();
+        }
+      } else {
+        await this.worker.terminate();
+      }
+    })();
+    return this.closing;
+  }
+
+  private call(request: DedupRequest): Promise<CommitResult | null> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.pending.set(request.id, { resolve, reject });
+      this.worker.postMessage(request);
+    });
+  }
+
+  private onReply(reply: DedupReply): void {
+    if (!('id' in reply)) return;
+    this.latest = reply.counters;
+    const p = this.pending.get(reply.id);
+    if (p === undefined) return;
+    this.pending.delete(reply.id);
+    if (reply.ok) p.resolve(reply.result);
+    else p.reject(deserializeError(reply.error));
+  }
+
+  private fail(error: Error): void {
+    if (this.failure !== null || this.closing !== null) return;
+    this.failure = error instanceof NeardupError ? error : new CrawlError(`The deduplication worker failed: ${error.message}`, { cause: error });
+    const held = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of held) p.reject(this.failure);
+  }
+}
+
+/**
+ * Opens the stage of a data folder: in a worker thread when asked (the default), else here.
+ * Fails as Pipeline.open does (bad folder, database made with other parameters, ...).
+ */
+export async function openDedupStage(options: DedupStageOptions): Promise<DedupStage> {
+  if (options.worker === false) return new LocalDedupStage(Pipeline.open({ dataDir: options.dataDir, config: options.config }));
+  return WorkerDedupStage.start(options);
+}
