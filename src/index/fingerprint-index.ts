@@ -40,7 +40,7 @@ export interface IndexOptions {
   readonly busyTimeoutMs?: number;
   /** Open read-only (reports). @default false */
   readonly readonly?: boolean;
-  /** SQLite page cache in MiB. @default 16 */
+  /** SQLite page cache in MiB. @default 8 */
   readonly cacheSizeMb?: number;
   /**
    * Newest URLs kept in memory before a write transaction merges them, sorted, into the SQLite URL
@@ -73,8 +73,12 @@ export const SKIP_REASONS: readonly SkipReason[] = [
 
 /** Rows per page when iterating (no cursor stays open between yields, so callers may query meanwhile). */
 const PAGE_ROWS = 1000;
-/** Ids per string when reading every stored fingerprint to build the in-memory table. */
-const STORED_CHUNK_IDS = 65_536;
+/**
+ * Ids per string when reading every row to build the in-memory table: 2,048 rows make an 80 KB string,
+ * small enough for V8's young generation (larger strings go to large-object space, which grows the heap
+ * for good).
+ */
+const CHUNK_IDS = 2048;
 
 type PriorRow = [id: number, kind: 'stored' | 'exact' | 'near', distance: number | null, matchId: number | null];
 
@@ -408,7 +412,7 @@ export class FingerprintIndex {
     }
     const readonly = options.readonly ?? false;
     if (typeof readonly !== 'boolean') throw new ValidationError(`Expected \`readonly\` to be a boolean, got ${describeValue(readonly)}`);
-    const cacheSizeMb = options.cacheSizeMb ?? 16;
+    const cacheSizeMb = options.cacheSizeMb ?? 8;
     if (!Number.isInteger(cacheSizeMb) || cacheSizeMb < 1 || cacheSizeMb > 65_536) {
       throw new ValidationError(`Expected \`cacheSizeMb\` to be an integer 1–65536, got ${describeValue(cacheSizeMb)}`);
     }
@@ -681,14 +685,14 @@ export class FingerprintIndex {
 
   /** The 32-bit words of a hex-packed chunk statement, id range by id range up to `maxId`. */
   *#chunks(statement: Statement, maxId: number): Generator<Uint32Array> {
-    for (let from = 0; from < maxId; from += STORED_CHUNK_IDS) {
-      const hex = statement.get(from, Math.min(maxId, from + STORED_CHUNK_IDS)) as string | null;
+    // One buffer for every chunk (up to 6 words a row); Buffer.alloc is never pooled, so it is 4-byte aligned.
+    const bytes = Buffer.alloc(CHUNK_IDS * 6 * 4);
+    for (let from = 0; from < maxId; from += CHUNK_IDS) {
+      const hex = statement.get(from, Math.min(maxId, from + CHUNK_IDS)) as string | null;
       if (hex === null) continue;
-      // Buffer.alloc is never pooled, so the view below starts 4-byte aligned.
-      const bytes = Buffer.alloc(hex.length >>> 1);
-      bytes.write(hex, 'hex');
-      bytes.swap32();
-      yield new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+      const length = bytes.write(hex, 0, 'hex');
+      bytes.subarray(0, length).swap32();
+      yield new Uint32Array(bytes.buffer, bytes.byteOffset, length >>> 2);
     }
   }
 

@@ -6,7 +6,7 @@
  * insert at 1M documents). Keeping the newest keys in memory and merging them into url_index sorted,
  * a few hundred thousand at a time, writes each index page once per merge instead of once per document.
  *
- * An open-addressing hash table in typed arrays (53-bit key → id, linear probing, one key may map to
+ * An open-addressing hash table in typed arrays (53-bit key → id, linear probing up to 3/4 full, one key may map to
  * several ids when two URLs collide); ids are ≥ 1 and 0 marks an empty slot.
  */
 import type { IdList } from './candidate-table.js';
@@ -35,7 +35,8 @@ export class UrlTail {
 
   /** Adds key → id (a key may be added again with another id). */
   add(key: number, id: number): void {
-    if ((this.#size + 1) * 2 > this.#ids.length) this.#grow();
+    // Linear probing stays short up to three quarters full.
+    if ((this.#size + 1) * 4 > this.#ids.length * 3) this.#grow();
     this.#place(key, id);
     this.#size++;
   }
