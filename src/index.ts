@@ -72,3 +72,15 @@ export { thresholdMetrics, bestThreshold } from './eval/threshold-metrics.js';
 export type { ThresholdRow, LabelledDistance } from './eval/threshold-metrics.js';
 export { parsePairs } from './eval/parse-pairs.js';
 export { formatEvalReport } from './eval/format-eval-report.js';
+
+// index: fingerprint in, decision out
+export { FingerprintIndex, SKIP_REASONS } from './index/fingerprint-index.js';
+export type { IndexOptions, Match, IndexStats } from './index/fingerprint-index.js';
+export { blockLayout, blocksOf, MAX_DISTANCE } from './index/block-layout.js';
+export type { BlockLayout } from './index/block-layout.js';
+
+// pipeline and crawl
+export { analyzePage, analyzeParsedPage, Pipeline, corpusFileName, databaseFileName } from './pipeline.js';
+export type { AnalyzedPage, PipelineOptions } from './pipeline.js';
+export { crawl } from './crawl/crawl.js';
+export type { CrawlOptions, CrawlSummary, CrawlProgress, CrawlPageEvent } from './crawl/crawl.js';
