@@ -203,11 +203,11 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     return follow;
   };
 
-  let config$: Configuration;
+  let crawleeConfig: Configuration;
   let queue: RequestQueue;
   try {
-    config$ = crawleeConfiguration(crawleeDir);
-    queue = await RequestQueue.open(null, { config: config$ });
+    crawleeConfig = crawleeConfiguration(crawleeDir);
+    queue = await RequestQueue.open(null, { config: crawleeConfig });
   } catch (error) {
     await dedup.close();
     throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
@@ -286,7 +286,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
       // Added before the handler returns, so that a request marked handled always has its links queued.
       if (links.length > 0) await enqueue(links);
     },
-  }, config$, {
+  }, crawleeConfig, {
     userAgent: settings.userAgent,
     maxPageBytes: settings.maxPageBytes,
     maxRedirects: settings.maxRedirects,
