@@ -5,8 +5,8 @@
  *                          [--brute-ms 3000] [--load-batch 10000] [--db <file>] [--keep]
  *
  * 1. loads N random fingerprints through checkAndInsertMany (10,000 per transaction) into a fresh
- *    database under the OS temp folder (or --db; an existing --db is reused, and kept), closes it and
- *    opens it again (timing the in-memory build);
+ *    database under the OS temp folder (or --db; an existing --db is reused, and kept), in a child
+ *    process; then opens it (timing the in-memory build);
  * 2. runs `--ops` check-and-inserts in transactions of `--batch` (half within distance 1–3 of a stored
  *    fingerprint, half new), then `--single` more one transaction each;
  * 3. runs `--lookups` plain lookups (check), half near a stored fingerprint, half not;
@@ -18,9 +18,11 @@
  * The last line is the summary:
  *   index: n=<N> checkinsert_per_s=<..> lookup_per_s=<..> bruteforce_lookup_per_s=<..> rss_mb=<..> db_mb=<..>
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     'brute-ms': { type: 'string', default: '3000' },
     db: { type: 'string' },
     'load-batch': { type: 'string', default: '10000' },
+    'load-only': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -158,13 +161,14 @@ function log(line: string): void {
 
 const dir = values.db === undefined ? mkdtempSync(join(tmpdir(), 'neardup-bench-index-')) : null;
 const dbPath = values.db ?? join(dir!, 'index.db');
-const reuse = existsSync(dbPath);
+const reuse = existsSync(dbPath) && !values['load-only'];
 if (reuse) querySalt = 1 + (Date.now() % 100_000);
 const rssStart = process.memoryUsage().rss;
 log(`bench-index: n=${N} ops=${OPS} lookups=${LOOKUPS} batch=${BATCH} db=${dbPath}${reuse ? ' (reused)' : ''}`);
 log(`  (rates: wall clock, and in brackets per CPU second of this process; the machine may be shared)`);
 
-if (!reuse) {
+if (values['load-only']) {
+  // The child process of step 1 (see below).
   const index = FingerprintIndex.open(dbPath, { params });
   const load = timed(N, () => {
     for (let start = 0; start < N; start += LOAD_BATCH) {
@@ -181,6 +185,22 @@ if (!reuse) {
     `load: ${N} check-and-inserts in transactions of ${LOAD_BATCH} in ${(load.ms / 1000).toFixed(1)} s: ` +
       `${load.perS}/s [${load.cpuPerS}/s]; stored=${s.stored} rejected=${s.exact + s.near}`,
   );
+  process.exit(0);
+}
+
+if (!reuse) {
+  // The load runs in a child process, so that what this process measures (its RSS above all) is what a
+  // process opening an index of N fingerprints holds, not what is left over from writing them.
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), '--n', String(N), '--load-batch', String(LOAD_BATCH), '--db', dbPath, '--load-only'],
+    { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
+  );
+  process.stdout.write(child.stdout.split('\n').filter((line) => line.startsWith('load:')).map((line) => `${line}\n`).join(''));
+  if (child.status !== 0) {
+    console.error(`bench-index: the load failed (exit ${String(child.status)})`);
+    process.exit(1);
+  }
 }
 
 const opened = timed(1, () => {
