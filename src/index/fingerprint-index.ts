@@ -656,7 +656,7 @@ export class FingerprintIndex {
     try {
       const maxId = Number(this.#sql.maxId.get());
       if (maxId >= 2 ** 32) throw new IndexError(`Index \`${this.path}\` has ids beyond 2^32, more than this index supports`);
-      const filter = new UrlFilter(maxId * 1.1);
+      const filter = new UrlFilter(maxId * 1.25);
       let pass = 0;
       const table = buildCandidateTable(
         this.layout,

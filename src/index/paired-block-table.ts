@@ -18,7 +18,7 @@
  * partner test with ~1.1e-2; the caller checks every listed id against the stored fingerprint.
  *
  * Memory at k = 3: 6 bytes per primary entry, 2 per secondary entry: 16 bytes per fingerprint, plus a
- * sixteenth of headroom and a 1/32 delta area. Recent additions sit in a delta area (per-block chains,
+ * sixteenth of headroom and a delta area of 1/32 (at least 131,072 entries). Recent additions sit in a delta area (per-block chains,
  * with whole fingerprints, checked exactly) until it fills and is merged in place into the sorted base.
  */
 import { popcount32 } from '../fingerprint/fingerprint-codec.js';
@@ -30,8 +30,19 @@ const ID_24 = 2 ** 24;
 /** Partner buckets remembered per lookup, so a bucket several secondary entries point to is read once. */
 const SCANNED_MAX = 64;
 
-function deltaCapacityFor(size: number): number {
-  return Math.min(1 << 20, Math.max(4096, size >>> 5));
+/**
+ * Recent additions held in the delta area before a merge: 1/32 of the table, at least 131,072 (a merge
+ * moves the whole base, so a small delta area makes small tables merge too often; 131,072 slots are
+ * 3.5 MB and chains of two per bucket at k = 3).
+ */
+function deltaCapacityFor(size: number, minimum: number): number {
+  return Math.min(1 << 20, Math.max(minimum, size >>> 5));
+}
+
+/** Tuning of a PairedBlockTable (tests shrink the delta area to exercise merges). */
+export interface PairedBlockTableOptions {
+  /** Smallest delta area. @default 131072 */
+  readonly minDeltaCapacity?: number;
 }
 
 /** The 24-bit filter of a fingerprint: hi XOR lo, bits 24..31 folded onto bits 0..7. */
@@ -82,10 +93,12 @@ export class PairedBlockTable implements CandidateTable {
   readonly #queryKeys: Int32Array;
   readonly #queryValues: Float64Array;
   readonly #scanned = new Int32Array(SCANNED_MAX);
+  readonly #minDelta: number;
 
-  constructor(layout: BlockLayout) {
+  constructor(layout: BlockLayout, options: PairedBlockTableOptions = {}) {
     if (!suitsPairedTable(layout)) throw new Error('PairedBlockTable needs an even number of blocks of ≥ 16 bits');
     const nb = layout.count;
+    this.#minDelta = options.minDeltaCapacity ?? 1 << 17;
     this.#distance = layout.distance;
     this.#blocks = nb;
     this.#primaries = nb / 2;
@@ -102,7 +115,7 @@ export class PairedBlockTable implements CandidateTable {
     this.#heads = [];
     this.#perBucket = [];
     this.#next = [];
-    this.#deltaCapacity = deltaCapacityFor(0);
+    this.#deltaCapacity = deltaCapacityFor(0, this.#minDelta);
     this.#deltaIds = new Uint32Array(this.#deltaCapacity);
     this.#deltaHi = new Uint32Array(this.#deltaCapacity);
     this.#deltaLo = new Uint32Array(this.#deltaCapacity);
@@ -124,8 +137,8 @@ export class PairedBlockTable implements CandidateTable {
    * of its bucket key: 256 partitions of 256 buckets at k = 3, written like 256 sequential streams)
    * noting the key's low 8 bits, and each partition, small enough for the cache, is then sorted by them.
    */
-  static build(layout: BlockLayout, feed: StoredRowFeed): PairedBlockTable {
-    const table = new PairedBlockTable(layout);
+  static build(layout: BlockLayout, feed: StoredRowFeed, options: PairedBlockTableOptions = {}): PairedBlockTable {
+    const table = new PairedBlockTable(layout, options);
     const nb = table.#blocks;
     let n = 0;
     let maxId = 0;
@@ -134,7 +147,7 @@ export class PairedBlockTable implements CandidateTable {
       n++;
       if (id > maxId) maxId = id;
     });
-    const deltaCapacity = deltaCapacityFor(n);
+    const deltaCapacity = deltaCapacityFor(n, table.#minDelta);
     table.#setDeltaCapacity(deltaCapacity);
     table.#allocate(n + 2 * deltaCapacity, maxId >= ID_24);
     const lowBits = table.#bucketCounts.map((count) => Math.min(8, Math.log2(count)));
@@ -373,7 +386,7 @@ export class PairedBlockTable implements CandidateTable {
   #merge(): void {
     const added = this.#deltaCount;
     const total = this.#baseCount + added;
-    if (this.#baseCapacity < total) this.#allocate(total + 4 * deltaCapacityFor(total), false);
+    if (this.#baseCapacity < total) this.#allocate(total + 4 * deltaCapacityFor(total, this.#minDelta), false);
     for (let b = 0; b < this.#blocks; b++) {
       const offsets = this.#offsets[b]!;
       const perBucket = this.#perBucket[b]!;
@@ -398,7 +411,7 @@ export class PairedBlockTable implements CandidateTable {
     }
     this.#baseCount = total;
     this.#deltaCount = 0;
-    const deltaCapacity = deltaCapacityFor(total);
+    const deltaCapacity = deltaCapacityFor(total, this.#minDelta);
     // Growing by four delta areas at a time: a reallocation copies every plane, so not at every merge.
     this.#setDeltaCapacity(deltaCapacity);
     if (this.#baseCapacity < total + deltaCapacity) this.#allocate(total + 4 * deltaCapacity, false);

@@ -119,7 +119,7 @@ describe('PairedBlockTable', () => {
   it.each([0, 1, 3])('never misses a stored fingerprint within k = %i (built, then added through merges)', (k) => {
     const layout = blockLayout(k);
     const entries = makeEntries(14_000, k, 300 + k);
-    const table = PairedBlockTable.build(layout, feedOf(entries.slice(0, 4000)));
+    const table = PairedBlockTable.build(layout, feedOf(entries.slice(0, 4000)), { minDeltaCapacity: 4096 });
     // 10,000 additions overflow the 4,096-entry delta area twice, so merges (and a regrowth) are exercised.
     for (const e of entries.slice(4000)) table.add(e.id, e.fp.hi, e.fp.lo);
     expect(table.size).toBe(entries.length);
@@ -145,7 +145,7 @@ describe('PairedBlockTable', () => {
 
   it('keeps ids of 2^24 and above', () => {
     const entries = makeEntries(6000, 3, 31, 2 ** 24 - 9000);
-    const table = PairedBlockTable.build(blockLayout(3), feedOf(entries.slice(0, 1500)));
+    const table = PairedBlockTable.build(blockLayout(3), feedOf(entries.slice(0, 1500)), { minDeltaCapacity: 4096 });
     for (const e of entries.slice(1500)) table.add(e.id, e.fp.hi, e.fp.lo);
     expect(entries.at(-1)!.id).toBeGreaterThan(2 ** 24);
     expectNoMisses(table, entries, queriesNear(entries, 3, 37, 300), 3);
@@ -168,8 +168,8 @@ describe('PairedBlockTable', () => {
 
   it('costs about 17 bytes per further fingerprint at k = 3', () => {
     const entries = makeEntries(300_000, 3, 5).map((e, i) => ({ ...e, id: i + 1 }));
-    const small = PairedBlockTable.build(blockLayout(3), feedOf(entries.slice(0, 100_000)));
-    const large = PairedBlockTable.build(blockLayout(3), feedOf(entries));
+    const small = PairedBlockTable.build(blockLayout(3), feedOf(entries.slice(0, 100_000)), { minDeltaCapacity: 4096 });
+    const large = PairedBlockTable.build(blockLayout(3), feedOf(entries), { minDeltaCapacity: 4096 });
     expect((large.byteLength - small.byteLength) / 200_000).toBeLessThan(18);
   });
 });
