@@ -278,6 +278,8 @@ const rssBeforeGc = process.memoryUsage().rss;
 // per fingerprint) that V8 has not collected yet do not count. Both figures are printed.
 setFlagsFromString('--expose-gc');
 (runInNewContext('gc') as () => void)();
+// V8 frees the backing stores of collected ArrayBuffers on a background thread: give it a moment.
+await new Promise((resolve) => setTimeout(resolve, 500));
 const usage = process.memoryUsage();
 const rss = usage.rss;
 const peakRss = process.resourceUsage().maxRSS * 1024;
