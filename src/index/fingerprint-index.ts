@@ -16,6 +16,12 @@
  * - Equal text hashes imply equal fingerprints (the fingerprint is a function of the text the hash is
  *   taken of), so an exact duplicate is always among the distance-0 candidates: the text hash needs no
  *   index of its own.
+ *
+ * URLs are found through a Bloom filter of every URL key (url-filter.ts: a new URL costs no disk read),
+ * the in-memory tail of the newest URL keys (url-tail.ts) and the url_index table the tail is merged
+ * into, sorted, every 262,144 documents. The in-memory view (table, tail, filter) is built on the first
+ * lookup, write or getByUrl (about 15 s at 10M documents); stored(), rejected(), skipped(), stats()
+ * and inLinkCounts() read SQLite only, so reports need not build it.
  */
 import Database from 'better-sqlite3';
 import { IndexError, NeardupError, ValidationError, describeValue } from '../errors.js';
