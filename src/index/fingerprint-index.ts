@@ -513,6 +513,17 @@ export class FingerprintIndex {
     return this.#write(() => docs.map((doc) => this.#judge(doc)));
   }
 
+  /**
+   * Runs `body` holding the database's write lock (BEGIN IMMEDIATE), serialised with every other
+   * writer of the file in any process: for work outside SQLite that must not race between processes,
+   * such as appending corpus lines. `body` must not call this index's write methods. Errors thrown by
+   * `body` roll the transaction back and are passed on (a non-neardup error wrapped in IndexError).
+   */
+  exclusive<T>(body: () => T): T {
+    if (typeof body !== 'function') throw new ValidationError(`Expected \`body\` to be a function, got ${describeValue(body)}`);
+    return this.#write(body);
+  }
+
   /** Records a page that was not judged, with its reason. Idempotent by URL. */
   recordSkip(url: string, reason: SkipReason, detail: string | null = null): void {
     assertUrl(url);

@@ -331,6 +331,23 @@ describe('the database file', () => {
     expect(fresh.stats().stored + fresh.stats().near + fresh.stats().exact).toBe(decisions.size);
   });
 
+  it('exclusive() holds the write lock: another connection cannot write meanwhile', () => {
+    const a = open('lock.db');
+    const b = FingerprintIndex.open(join(temp.dir, 'lock.db'), { params: K3, busyTimeoutMs: 0 });
+    opened.push(b);
+    b.check(BASE, 'x');
+    const result = a.exclusive(() => {
+      expect(() => b.checkAndInsert(candidate('u:b', BASE))).toThrow(/is locked by another process/);
+      return 42;
+    });
+    expect(result).toBe(42);
+    expect(b.checkAndInsert(candidate('u:b', BASE))).toEqual({ kind: 'stored', id: 1 });
+    expect(() => a.exclusive(() => {
+      throw new ValidationError('body failed');
+    })).toThrow('body failed');
+    expect(a.checkAndInsert(candidate('u:a', BASE))).toMatchObject({ kind: 'near', matchId: 1, distance: 0 });
+  });
+
   it('read-only: lookups work, writes are refused', () => {
     const writer = open('ro.db');
     writer.checkAndInsert(candidate('u:1', BASE));
