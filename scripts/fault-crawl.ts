@@ -9,7 +9,10 @@
  * - no two stored documents within distance k (brute force over every stored pair);
  * - corpus.jsonl: no torn line, no duplicated line, and exactly the database's stored URLs.
  *
- *   npx tsx scripts/fault-crawl.ts [--kills 10] [--seed 42] [--mode crawl|dedup|both] [--keep]
+ *   npx tsx scripts/fault-crawl.ts [--kills 10] [--seed 42] [--mode crawl|dedup|both] [--tear 0] [--keep]
+ *
+ * `--tear n` also empties n pending request files of the crawl's queue after each kill (what a kill
+ * during crawlee's in-place rewrite of a request file leaves; rare, made certain).
  *
  * Last line: `fault-crawl: mode=<..> kills=<..> stored=<..> baseline_stored=<..> problems=<..>`,
  * exit code 1 when a check fails. test/reliability/kill-resume.test.ts runs a shorter version.
@@ -577,12 +580,13 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const seed = Number(flag('seed', '42'));
   const modeArg = flag('mode', 'both');
   const keep = process.argv.includes('--keep');
+  const tear = Number(flag('tear', '0'));
   const modes: FaultMode[] = modeArg === 'both' ? ['crawl', 'dedup'] : [modeArg as FaultMode];
   let failed = false;
   const lines: string[] = [];
   for (const mode of modes) {
     const workDir = mkdtempSync(join(tmpdir(), `neardup-fault-${mode}-`));
-    const result = await runFaultCrawl({ mode, kills, seed, workDir, log: (l) => process.stdout.write(`[${mode}] ${l}\n`) });
+    const result = await runFaultCrawl({ mode, kills, seed, workDir, tearQueueFiles: tear, log: (l) => process.stdout.write(`[${mode}] ${l}\n`) });
     for (const p of result.problems) process.stdout.write(`[${mode}] PROBLEM: ${p}\n`);
     failed ||= result.problems.length > 0;
     lines.push(`fault-crawl: mode=${mode} kills=${result.kills.filter((k) => k.killed).length} stored=${result.faulted.storedUrls.length} ` +
