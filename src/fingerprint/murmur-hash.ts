@@ -27,13 +27,15 @@ function mixK(k: number): number {
   return Math.imul(k, C2);
 }
 
-function mixH(h: number, k: number): number {
+/** MurmurHash3_x86_32's block step: mixes the 32-bit word `k` into the running hash `h`. */
+export function mixH(h: number, k: number): number {
   h ^= mixK(k);
   h = (h << 13) | (h >>> 19);
   return (Math.imul(h, 5) + 0xe6546b64) | 0;
 }
 
-function fmix32(h: number): number {
+/** MurmurHash3's finaliser: avalanches a 32-bit hash; returns a uint32. */
+export function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

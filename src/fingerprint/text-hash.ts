@@ -4,28 +4,9 @@
  * forms or look-alike letters hash alike. Each token's MurmurHash3 pair (murmur-hash.ts) is fed into
  * four MurmurHash3_x86_32 lanes with distinct seeds; not cryptographic.
  */
-import { murmurWordInto } from './murmur-hash.js';
+import { fmix32, mixH, murmurWordInto } from './murmur-hash.js';
 
-const C1 = 0xcc9e2d51;
-const C2 = 0x1b873593;
 const SEEDS = [0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344] as const;
-
-function mixH(h: number, k: number): number {
-  k = Math.imul(k, C1);
-  k = (k << 15) | (k >>> 17);
-  h ^= Math.imul(k, C2);
-  h = (h << 13) | (h >>> 19);
-  return (Math.imul(h, 5) + 0xe6546b64) | 0;
-}
-
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** 32 lower-case hex digits identifying the token sequence. */
 export function textHash(tokens: readonly string[]): string {
