@@ -372,16 +372,7 @@ export class FingerprintIndex {
     this.#lookupUrl = db.transaction((url: string) => {
       this.#catchUp();
       this.#syncUrlIndex();
-      const key = urlKey(url);
-      if (!this.#filter!.mayHave(key)) return undefined;
-      const ids = this.#urlIds;
-      ids.clear();
-      this.#tail!.idsOf(key, ids);
-      for (let i = 0; i < ids.count; i++) {
-        const row = this.#sql.byIdAndUrl.get(ids.ids[i], url) as DocumentRow | undefined;
-        if (row !== undefined) return row;
-      }
-      return this.#sql.byUrlIndexed.get(BigInt(key), url) as DocumentRow | undefined;
+      return this.#rowForUrl<DocumentRow>(url, this.#sql.byIdAndUrl, this.#sql.byUrlIndexed);
     });
     this.#write = <T>(body: () => T): T => {
       this.#assertWritable();
@@ -782,16 +773,24 @@ export class FingerprintIndex {
 
   /** The row recorded for a URL: among the tail's ids first, else through url_index. */
   #priorRow(url: string): PriorRow | undefined {
+    return this.#rowForUrl<PriorRow>(url, this.#sql.priorById, this.#sql.priorIndexed);
+  }
+
+  /**
+   * A URL's row through `byId` (id, url) for the in-memory tail's ids, else `byIndexed` (key, url)
+   * through url_index; the Bloom filter answers "never seen" without a read.
+   */
+  #rowForUrl<T>(url: string, byId: Database.Statement, byIndexed: Database.Statement): T | undefined {
     const key = urlKey(url);
     if (!this.#filter!.mayHave(key)) return undefined;
     const ids = this.#urlIds;
     ids.clear();
     this.#tail!.idsOf(key, ids);
     for (let i = 0; i < ids.count; i++) {
-      const row = this.#sql.priorById.get(ids.ids[i], url) as PriorRow | undefined;
+      const row = byId.get(ids.ids[i], url) as T | undefined;
       if (row !== undefined) return row;
     }
-    return this.#sql.priorIndexed.get(BigInt(key), url) as PriorRow | undefined;
+    return byIndexed.get(BigInt(key), url) as T | undefined;
   }
 
   /** The decision already recorded for a URL, or null. */
