@@ -117,6 +117,7 @@ async function plainRun(seeds: readonly string[], config: Config): Promise<{ pag
     maxPageBytes: config.crawl.maxPageBytes,
     maxRedirects: config.crawl.maxRedirects,
     allowRedirect: (url) => inCrawlScope(scope, url),
+    robotsAllowRedirect: () => true,
     parse: parsePage as (html: string) => CheerioAPI,
     pacer: new HostPacer({ intervalMs: 60_000 / config.crawl.maxRequestsPerMinutePerHost }),
     budget: Number.MAX_SAFE_INTEGER,

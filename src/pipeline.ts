@@ -375,7 +375,12 @@ export class Pipeline {
     this.counters.processed++;
     if (decision.kind === 'stored') {
       this.counters.stored++;
-      if (!this.corpus.has(decision.id)) this.writeCorpusLine(analyzed, decision.id);
+      // Under the index's write lock, after reading what other processes appended: two processes
+      // that meet the same stored document never both write its line (corpus-writer.ts, invariant 5).
+      this.index.exclusive(() => {
+        this.corpus.refresh();
+        if (!this.corpus.has(decision.id)) this.writeCorpusLine(analyzed, decision.id);
+      });
     } else if (decision.kind === 'exact') {
       this.counters.exact++;
     } else if (decision.kind === 'near') {

@@ -57,6 +57,28 @@ function decodeWith(bytes: Uint8Array, charset: string): string | null {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** How far into a body to look for binary bytes (the WHATWG MIME Sniffing standard reads 512). */
+const binarySniffBytes = 512;
+
+/**
+ * Whether bytes are binary data rather than text: more than 1 in 64 of the first 512 bytes are
+ * binary data bytes as the WHATWG MIME Sniffing standard defines them (0x00–0x08, 0x0B,
+ * 0x0E–0x1A, 0x1C–0x1F; random bytes have ~1 in 10). The standard calls one such byte enough;
+ * a share lets through a real page with a stray NUL or ESC in its title. A UTF-16 or UTF-8
+ * byte-order mark makes it text. Servers label images, archives and executables `text/html`
+ * often enough; decoding them gives a "document" of random letters that would be stored.
+ */
+export function looksBinary(bytes: Uint8Array): boolean {
+  if (bomCharset(bytes) !== null) return false;
+  const n = Math.min(bytes.length, binarySniffBytes);
+  let binary = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if (b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f)) binary++;
+  }
+  return binary > 1 && binary * 64 > n;
+}
+
 /**
  * Decodes page bytes. An unknown or unsupported declared charset falls through to the next
  * source instead of failing; invalid UTF-8 without any declaration is guessed by chardet.

@@ -7,7 +7,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { defaultMaxDocumentBytes, type BatchEntry, type ReaderOptions } from './batch-entry.js';
-import { decodeHtmlBytes, decodeTextBytes } from './decode-html-bytes.js';
+import { decodeHtmlBytes, decodeTextBytes, looksBinary } from './decode-html-bytes.js';
 import { openInputStream } from './open-input-stream.js';
 
 class TooLarge extends Error {}
@@ -46,6 +46,7 @@ export async function readDocumentFile(path: string, kind: 'html' | 'text', opti
     return { kind: 'problem', position: path, message: `read failed: ${(error as Error).message}` };
   }
   const lastModified = mtime.toISOString();
+  if (looksBinary(bytes)) return { kind: 'skip', position: path, url, reason: 'not-html', detail: 'binary body' };
   if (kind === 'html') {
     const { html } = decodeHtmlBytes(bytes);
     return { kind: 'page', position: path, input: { url, html, lastModified }, size: html.length };

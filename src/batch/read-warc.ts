@@ -15,7 +15,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { WARCParser, type WARCRecord } from 'warcio';
 import { defaultMaxDocumentBytes, type BatchEntry, type ReaderOptions } from './batch-entry.js';
-import { decodeHtmlBytes } from './decode-html-bytes.js';
+import { decodeHtmlBytes, looksBinary } from './decode-html-bytes.js';
 import { openInputStream } from './open-input-stream.js';
 
 const htmlTypes = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
@@ -123,6 +123,10 @@ export async function* readWarc(path: string, options: ReaderOptions = {}): Asyn
       }
       if (contentType === null && !looksLikeHtml(body)) {
         yield { kind: 'ignored', position, reason: 'not-html' };
+        continue;
+      }
+      if (looksBinary(body)) {
+        yield { kind: 'skip', position, url, reason: 'not-html', detail: 'binary body' };
         continue;
       }
       const { html } = decodeHtmlBytes(body, contentType);

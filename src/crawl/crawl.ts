@@ -215,9 +215,15 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const budget = Math.max(0, settings.maxPages - handledBefore);
 
   /** The database or the corpus failed: nothing more can be stored, so the crawl stops. */
-  const stopOnStorageFailure = (error: unknown, request?: Request): never => {
+  /**
+   * A failed write stops the crawl. The request is left to crawlee's retry (not `noRetry`): it goes
+   * back to the queue, pending, and the crawler, stopping, does not take it again. The next run
+   * processes it again, and gets what this one could not write: the corpus line of a page whose
+   * insert committed before the append failed (corpus-writer.ts, invariant 4), and its links. With
+   * `noRetry` crawlee would mark it handled, and both would be lost for good.
+   */
+  const stopOnStorageFailure = (error: unknown): never => {
     fatal ??= error;
-    if (request !== undefined) request.noRetry = true;
     crawler.stop('storage failed');
     throw error;
   };
@@ -248,9 +254,10 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     ignoreSslErrors: false,
     respectRobotsTxtFile: false, // robots.txt is obeyed by RobotsCache, see robots-cache.ts
     statisticsOptions: { persistenceOptions: { enable: false } },
-    // The crawler's own warnings are retries (whose outcome is recorded) and a Ctrl-C hint that
-    // names crawlee's environment variables rather than ours: errors only.
-    log: crawleeLog.child({ prefix: 'neardup', level: LogLevel.ERROR }),
+    // Off: its warnings are retries (whose outcome is recorded) and a Ctrl-C hint naming crawlee's
+    // environment variables; its errors repeat what is recorded as a skip (onFailed) or, for a
+    // storage failure, what stops the crawl and reaches the user as one line from the CLI.
+    log: crawleeLog.child({ prefix: 'neardup', level: LogLevel.OFF }),
     requestHandler: async (context) => {
       fetched++;
       const { request, response } = context;
@@ -268,7 +275,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
       } catch (error) {
         // A page that breaks the extractor is recorded, never allowed to stop the crawl.
         errors++;
-        await recordFailure(request.url, depth, 'parse-error', firstLine((error as Error).message)).catch((e: unknown) => stopOnStorageFailure(e, request));
+        await recordFailure(request.url, depth, 'parse-error', firstLine((error as Error).message)).catch((e: unknown) => stopOnStorageFailure(e));
         return;
       }
       let committed: CommitResult;
@@ -276,7 +283,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
         // Fingerprint, check-and-insert, corpus line: answered once written.
         committed = await dedup.commitPage(input, page);
       } catch (error) {
-        return stopOnStorageFailure(error, request);
+        return stopOnStorageFailure(error);
       }
       const { decision } = committed;
       emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
@@ -291,6 +298,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     maxPageBytes: settings.maxPageBytes,
     maxRedirects: settings.maxRedirects,
     allowRedirect: (url) => inCrawlScope(scope, url),
+    robotsAllowRedirect: (url) => robots.allows(url),
     parse: parsePage as (html: string) => CheerioAPI,
     pacer,
     budget,

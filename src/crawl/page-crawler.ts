@@ -19,7 +19,7 @@ import type { IncomingMessage } from 'node:http';
 import { CheerioCrawler } from '@crawlee/cheerio';
 import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
-import { decodeHtmlBytes } from '../batch/decode-html-bytes.js';
+import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../batch/decode-html-bytes.js';
 import type { HostPacer } from './host-pacer.js';
 import { PageSkipError } from './page-skip-error.js';
 
@@ -41,6 +41,8 @@ export interface PageFetchPolicy {
   readonly maxRedirects: number;
   /** Whether a redirect may be followed to this URL (false: skip `out-of-scope`). */
   readonly allowRedirect: (url: string) => boolean;
+  /** Whether robots.txt lets a redirect be followed to this URL (false: skip `robots`). */
+  readonly robotsAllowRedirect: (url: string) => boolean | Promise<boolean>;
   /** The one HTML parse of a page. */
   readonly parse: (html: string) => CheerioAPI;
   /** Per-host pacing, or null for none. */
@@ -113,11 +115,16 @@ export class PageCrawler extends CheerioCrawler {
             ...gotOptions.hooks,
             beforeRedirect: [
               ...(gotOptions.hooks?.beforeRedirect ?? []),
-              (updated) => {
+              async (updated) => {
                 const target = String(updated.url);
                 if (!policy.allowRedirect(target)) {
                   request.noRetry = true;
                   throw new PageSkipError('out-of-scope', `redirect to ${target}`);
+                }
+                // got awaits its beforeRedirect hooks: a redirect into a disallowed path is never requested.
+                if (!(await policy.robotsAllowRedirect(target))) {
+                  request.noRetry = true;
+                  throw new PageSkipError('robots', `redirect to ${target} disallowed by robots.txt`);
                 }
               },
             ],
@@ -144,6 +151,11 @@ export class PageCrawler extends CheerioCrawler {
         response.destroy();
         throw new PageSkipError('not-html', type === null ? 'no Content-Type' : type);
       }
+      // crawlee parses Content-Type again with the strict `content-type` package and takes a header
+      // it cannot parse (`text/html; charset=`, an odd label) for application/octet-stream, failing
+      // the page: hand it the media type accepted here and a clean charset label.
+      const charset = charsetFromContentType(headers['content-type']);
+      headers['content-type'] = charset !== null && /^[\w.:-]+$/.test(charset) ? `${type}; charset=${charset}` : type;
       const length = Number(headers['content-length']);
       if (Number.isFinite(length) && length > policy.maxPageBytes) {
         request.noRetry = true;
@@ -161,6 +173,10 @@ export class PageCrawler extends CheerioCrawler {
   /** Replaces CheerioCrawler._parseHTML: capped read, charset sniffing, one parse. */
   protected override async _parseHTML(response: IncomingMessage, _isXml: boolean, context: CheerioCrawlingContext): Promise<ParsedPage> {
     const bytes = await readBody(response, this.policy.maxPageBytes, context.request);
+    if (looksBinary(bytes)) {
+      context.request.noRetry = true;
+      throw new PageSkipError('not-html', 'binary body');
+    }
     const { html } = decodeHtmlBytes(bytes, response.headers['content-type'] ?? null);
     let $: CheerioAPI;
     try {

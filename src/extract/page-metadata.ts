@@ -95,6 +95,9 @@ function jsonLdDate(scripts: readonly string[]): string | null {
   return fallback;
 }
 
+/** Links and canonical URLs longer than this are ignored (servers commonly refuse URLs over 8 KiB). */
+export const maxUrlChars = 8192;
+
 function relTokens(rel: string | undefined): string[] {
   return rel === undefined ? [] : rel.toLowerCase().split(/\s+/);
 }
@@ -199,8 +202,11 @@ export function readPageMetadata(root: DomNode, pageUrl?: string): PageMetadata 
   const links: string[] = [];
   const seen = new Set<string>();
   for (const href of hrefs) {
+    // A link longer than any server accepts is not followed: a 10 MB href would otherwise become a
+    // 10 MB request line (which stalls until the handler timeout) and a 10 MB row in the database.
+    if (href.length > maxUrlChars) continue;
     const url = resolveHttpUrl(href, base);
-    if (url === null || seen.has(url)) continue;
+    if (url === null || url.length > maxUrlChars || seen.has(url)) continue;
     seen.add(url);
     links.push(url);
   }
@@ -208,7 +214,7 @@ export function readPageMetadata(root: DomNode, pageUrl?: string): PageMetadata 
   return {
     title: title !== null && title !== '' ? title : ogTitle ?? '',
     declaredLanguage: language === '' ? null : language.split(/[,\s]/)[0]!,
-    canonicalUrl: canonicalHref === null ? null : resolveHttpUrl(canonicalHref, base),
+    canonicalUrl: canonicalHref === null || canonicalHref.length > maxUrlChars ? null : resolveHttpUrl(canonicalHref, base),
     publishedAt: metaDate ?? itempropDate ?? jsonLdDate(jsonLd),
     times,
     links,

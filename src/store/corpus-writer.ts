@@ -17,6 +17,10 @@
  *    hash that was judged). A crawl re-processes such pages by itself, since crawlee marks a
  *    request handled only after the page handler (and so the append) returned. `missingIds`
  *    lists the stored ids still without a line.
+ * 5. Several processes may append to one file (batch runs or crawls sharing a --data folder): each
+ *    append happens while the caller holds the index's write lock (`FingerprintIndex.exclusive`),
+ *    and first reads the ids of lines other processes appended since (`refresh`), so no id is
+ *    written twice whichever process sees the document first.
  */
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { StorageError } from '../errors.js';
@@ -76,12 +80,15 @@ export class CorpusWriter {
   readonly openReport: CorpusOpenReport;
   private fd: number | null;
   private readonly ids: Set<number>;
+  /** Bytes of the file whose lines' ids are in `ids` (the end of its last complete line). */
+  private scanned: number;
 
-  private constructor(path: string, fd: number, ids: Set<number>, report: CorpusOpenReport) {
+  private constructor(path: string, fd: number, ids: Set<number>, report: CorpusOpenReport, scanned: number) {
     this.path = path;
     this.fd = fd;
     this.ids = ids;
     this.openReport = report;
+    this.scanned = scanned;
   }
 
   /**
@@ -96,17 +103,32 @@ export class CorpusWriter {
       throw new StorageError(`Cannot open corpus file \`${path}\`: ${(error as Error).message}`, { cause: error });
     }
     try {
-      const { ids, report } = CorpusWriter.scan(fd, path);
-      return new CorpusWriter(path, fd, ids, report);
+      const { ids, report, end } = CorpusWriter.scan(fd, path);
+      return new CorpusWriter(path, fd, ids, report, end);
     } catch (error) {
       closeSync(fd);
       throw error;
     }
   }
 
-  private static scan(fd: number, path: string): { ids: Set<number>; report: CorpusOpenReport } {
+  private static scan(fd: number, path: string): { ids: Set<number>; report: CorpusOpenReport; end: number } {
     const size = fstatSync(fd).size;
     const ids = new Set<number>();
+    const { lines, unreadableLines, end: lastNewlineEnd } = CorpusWriter.scanRange(fd, 0, size, ids);
+    let truncatedBytes = 0;
+    if (lastNewlineEnd < size) {
+      truncatedBytes = size - lastNewlineEnd;
+      try {
+        ftruncateSync(fd, lastNewlineEnd);
+      } catch (error) {
+        throw new StorageError(`Cannot cut the torn last line of \`${path}\`: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    return { ids, report: { lines, truncatedBytes, unreadableLines }, end: lastNewlineEnd };
+  }
+
+  /** Adds the ids of the complete lines in bytes [from, size) to `ids`; `end` is where the last of them ends. */
+  private static scanRange(fd: number, from: number, size: number, ids: Set<number>): { lines: number; unreadableLines: number; end: number } {
     let lines = 0;
     let unreadableLines = 0;
     const buffer = Buffer.allocUnsafe(chunkBytes);
@@ -120,8 +142,8 @@ export class CorpusWriter {
         headLength += n;
       }
     };
-    let lastNewlineEnd = 0;
-    for (let offset = 0; offset < size;) {
+    let lastNewlineEnd = from;
+    for (let offset = from; offset < size;) {
       const read = readSync(fd, buffer, 0, Math.min(chunkBytes, size - offset), offset);
       if (read <= 0) break;
       const chunk = buffer.subarray(0, read);
@@ -143,16 +165,21 @@ export class CorpusWriter {
       }
       offset += read;
     }
-    let truncatedBytes = 0;
-    if (lastNewlineEnd < size) {
-      truncatedBytes = size - lastNewlineEnd;
-      try {
-        ftruncateSync(fd, lastNewlineEnd);
-      } catch (error) {
-        throw new StorageError(`Cannot cut the torn last line of \`${path}\`: ${(error as Error).message}`, { cause: error });
-      }
+    return { lines, unreadableLines, end: lastNewlineEnd };
+  }
+
+  /**
+   * Reads the ids of lines other processes appended since this writer last looked (invariant 5).
+   * Call it while holding the index's write lock, right before `has` / `append`.
+   */
+  refresh(): void {
+    if (this.fd === null) throw new StorageError(`Corpus file \`${this.path}\` is closed`);
+    try {
+      const size = fstatSync(this.fd).size;
+      if (size > this.scanned) this.scanned = CorpusWriter.scanRange(this.fd, this.scanned, size, this.ids).end;
+    } catch (error) {
+      throw new StorageError(`Cannot read corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
     }
-    return { ids, report: { lines, truncatedBytes, unreadableLines } };
   }
 
   /** Number of documents in the file. */
@@ -197,6 +224,7 @@ export class CorpusWriter {
       throw new StorageError(`Cannot write to corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
     }
     this.ids.add(record.id);
+    this.scanned += line.length;
     return true;
   }
 

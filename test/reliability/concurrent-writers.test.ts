@@ -1,7 +1,8 @@
 /**
  * Four `neardup dedup` processes writing into one --data at the same time, on overlapping inputs
  * (concurrent-writers-run.ts): every cluster of copies ends with exactly one stored document,
- * every URL is judged once, and no "database is locked" failure reaches a user.
+ * every URL is judged once, corpus.jsonl has each stored document once, and no "database is
+ * locked" failure reaches a user.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDataDir } from '../../scripts/fault-crawl.js';
@@ -50,5 +51,9 @@ describe('four dedup processes writing one --data at once', () => {
 
   it('leaves a whole index: one row per URL, no two stored documents within k, every rejection pointing at a stored one', () => {
     expect(checkDataDir(c.report, { corpus: false })).toEqual([]);
+  });
+
+  it('writes one corpus.jsonl line per stored document, none twice (appends take the database write lock)', () => {
+    expect(checkDataDir(c.report)).toEqual([]);
   });
 });

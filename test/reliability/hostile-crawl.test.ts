@@ -18,12 +18,8 @@ import { checkDataDir } from '../../scripts/fault-crawl.js';
 import { CRAWL_LIMIT_MS, familyProblems, listFiles, runHostileCrawl } from './hostile-crawl-run.js';
 import type { HostileCrawl } from './hostile-crawl-run.js';
 
-/**
- * Families whose check fails until a fix in /work/notes/reliability-findings.md is applied; they
- * are checked in pending-fixes.test.ts meanwhile (with the robots-through-redirect and long-URL
- * checks). Move them back here once it passes.
- */
-const PENDING_FAMILIES: readonly string[] = ['binary', 'redirect', 'content-type'];
+/** Longest URL a record may carry (a 200,000-character href must not become a 200,000-character row). */
+const MAX_RECORDED_URL = 65_536;
 
 describe('crawl of the hostile site', () => {
   let c: HostileCrawl;
@@ -65,7 +61,7 @@ describe('crawl of the hostile site', () => {
     expect([...unrecorded]).toEqual([]);
   });
 
-  describe.each(HOSTILE_FAMILIES.filter((f) => !PENDING_FAMILIES.includes(f)))('family %s', (family) => {
+  describe.each(HOSTILE_FAMILIES)('family %s', (family) => {
     it('gets outcomes that fit its pages', () => {
       const wrong = familyProblems(c, family);
       expect(wrong, wrong.join('\n')).toEqual([]);
@@ -87,6 +83,16 @@ describe('crawl of the hostile site', () => {
     expect(fetched, `robots.txt disallows /private/, yet the crawl fetched: ${fetched.join(', ')}`).toEqual([]);
     const unrecorded = robots.filter((e) => !c.outcomesOf(e).some((o) => o.kind === 'skipped' && o.reason === 'robots'));
     expect(unrecorded.map((e) => e.path)).toEqual([]);
+  });
+
+  it('fetches nothing robots.txt disallows, not even through a redirect', () => {
+    const fetched = c.site.requests.filter((r) => routeKey(r.path).startsWith('/private/')).map((r) => r.path);
+    expect(fetched, `robots.txt disallows /private/, yet the crawl fetched: ${fetched.join(', ')}`).toEqual([]);
+  });
+
+  it('records no absurdly long URL (a 200,000-character href is not a URL to fetch)', () => {
+    const long = [...c.report.stored, ...c.report.rejected, ...c.report.skipped].filter((r) => r.url.length > MAX_RECORDED_URL);
+    expect(long.map((r) => `${r.url.slice(0, 60)}... (${r.url.length} chars)`)).toEqual([]);
   });
 
   it('stores no text from scripts, styles, templates, data: URLs or local files', () => {

@@ -78,25 +78,28 @@ describe('storage faults', () => {
       if (mnt !== undefined) unmount(mnt);
     });
 
-    it('disk full during dedup: one-line error; once there is room the same command completes, equal to a run that had room', async () => {
-      expect(mount(mnt, 'size=1m')).toBe(true);
+    it.each(['dedup', 'crawl'] as const)('disk full during %s: one-line error; once there is room the same command completes and ends whole', async (mode) => {
+      expect(mount(mnt, mode === 'dedup' ? 'size=1m' : 'size=512k')).toBe(true);
       try {
         const data = join(mnt, 'data');
-        const full = await spawnCli(['dedup', input, '--data', data, '--no-progress'], { timeoutMs: LIMIT_MS });
+        const args = mode === 'dedup'
+          ? ['dedup', input, '--data', data, '--no-progress']
+          : ['crawl', site.url, '--data', data, '--no-progress', '--host-rpm', '1000000', '--max-pages', '100000'];
+        const full = await spawnCli(args, { timeoutMs: LIMIT_MS });
         expectOneLineFailure(full, /full|space/i);
         remount(mnt, 'size=64m');
-        const again = await spawnCli(['dedup', input, '--data', data, '--no-progress'], { timeoutMs: LIMIT_MS });
+        const again = await spawnCli(args, { timeoutMs: LIMIT_MS });
         expect(again.code, again.stderr).toBe(0);
         const report = await inspectDataDir(data);
         expect(checkDataDir(report)).toEqual([]);
-        expect([...report.storedUrls].sort()).toEqual([...baselineStored].sort());
+        if (mode === 'dedup') expect([...report.storedUrls].sort()).toEqual([...baselineStored].sort());
+        else expect(report.storedUrls.filter((u) => /\/a\/\d+$/.test(u)).length).toBe(250);
       } finally {
         unmount(mnt);
       }
     }, LIMIT_MS * 2);
 
-    // The same for a crawl, and a crawl on a full disk: pending-fixes.test.ts (findings S1, S2).
-    it.each(['dedup'] as const)('%s: a corpus write that fails after its insert committed (corpus.jsonl alone on a full disk) is made good by the next run', async (mode) => {
+    it.each(['dedup', 'crawl'] as const)('%s: a corpus write that fails after its insert committed (corpus.jsonl alone on a full disk) is made good by the next run', async (mode) => {
       expect(mount(mnt, 'size=64k')).toBe(true);
       const data = join(work, `split-${mode}`);
       try {
