@@ -207,10 +207,21 @@ export function buildClusters(
     const current = linkCounts.get(key);
     if (current !== undefined) linkCounts.set(key, current + count);
   }
-  const inLinksOf = (i: number) => {
+  const inLinksOf = (keys: readonly string[]) => {
     let sum = 0;
-    for (const key of nodeKeys[i]!) sum += linkCounts.get(key) ?? 0;
+    for (const key of keys) sum += linkCounts.get(key) ?? 0;
     return sum;
+  };
+  /**
+   * A member's URL keys for the URL-identity signals (canonical votes, in-links) within its cluster.
+   * A member that reached its final URL through a redirect, where another member was fetched at that
+   * URL itself, is the same page under an old address: the final URL's links and canonical votes
+   * belong to the member fetched there, so the redirecting URL is not named the original of the page
+   * it redirects to merely because it collects both addresses' evidence.
+   */
+  const clusterKeys = (members: readonly number[]): string[][] => {
+    const direct = new Set(members.map((i) => nodeKeys[i]![0]!));
+    return members.map((i) => nodeKeys[i]!.filter((key, k) => k === 0 || !direct.has(key)));
   };
 
   // A rejected exact copy without its own fingerprint has its match's.
@@ -239,7 +250,8 @@ export function buildClusters(
       singletons++;
       continue;
     }
-    const candidates: PrimaryCandidate[] = members.map((i) => {
+    const memberKeys = clusterKeys(members);
+    const candidates: PrimaryCandidate[] = members.map((i, m) => {
       const doc = nodes[i]!.doc;
       return {
         id: doc.id,
@@ -251,8 +263,8 @@ export function buildClusters(
         lastModified: doc.lastModified,
         textLength: doc.textLength,
         depth: doc.depth,
-        inLinks: inLinksOf(i),
-        urlKeys: nodeKeys[i]!,
+        inLinks: inLinksOf(memberKeys[m]!),
+        urlKeys: memberKeys[m]!,
         pathDepth: nodeDepths[i]!,
       };
     });

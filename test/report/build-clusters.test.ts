@@ -130,6 +130,26 @@ describe('buildClusters', () => {
     expect(cluster.members[0]).toMatchObject({ finalUrl: 'http://b.example/new' });
   });
 
+  it('credits a final URL to the member fetched there, not to a member that redirected to it', () => {
+    // /old?id=1 redirected to /story (stored first); /story itself, fetched later, is its exact copy.
+    const redirected = storedDoc(1, 'http://a.example/old?id=1', { finalUrl: 'http://a.example/story', canonicalUrl: 'http://a.example/story' });
+    const direct = exactDoc(2, 'http://a.example/story', redirected, { canonicalUrl: 'http://a.example/story' });
+    const links = new Map([['http://a.example/story', 5], ['http://a.example/old?id=1', 1]]);
+    const cluster = buildClusters([redirected], [direct], links).clusters[0]!;
+    expect(cluster.primary).toBe('http://a.example/story');
+    expect(cluster.reasons[0]).toBe('canonical (2 of 2 members point here)');
+    expect(cluster.reasons).toContain('in-links 5 vs 1');
+  });
+
+  it('still credits the final URL to a redirecting member when no member was fetched there', () => {
+    const redirected = storedDoc(1, 'http://a.example/old?id=1', { finalUrl: 'http://a.example/story' });
+    const copy = nearDoc(2, 'http://b.example/story', redirected, [1]);
+    const links = new Map([['http://a.example/story', 5], ['http://b.example/story', 2]]);
+    const cluster = buildClusters([redirected], [copy], links).clusters[0]!;
+    expect(cluster.primary).toBe('http://a.example/old?id=1');
+    expect(cluster.reasons).toContain('in-links 5 vs 2');
+  });
+
   it('uses the configured weights', () => {
     const stored = storedDoc(1, 'http://a.example/p', { canonicalUrl: 'http://a.example/p' });
     const copy = nearDoc(2, 'http://b.example/p', stored, [1], { canonicalUrl: 'http://a.example/p' });
