@@ -15,15 +15,11 @@ import type { FingerprintParams, TextAnalysis } from './types.js';
 import type { Config as AnalysisConfig } from './config.js';
 import { ValidationError as AnalysisValidationError, describeValue as describeAnalysisValue } from './errors.js';
 import { extractHtml } from './extract/extract-page.js';
-import { fingerprintParagraphs } from './fingerprint/fingerprint-words.js';
+import { analyzeNormalizedText } from './fingerprint/analyze-normalized-text.js';
 import { assertHashName } from './fingerprint/hash64.js';
-import { textHash } from './fingerprint/text-hash.js';
-import { detectLanguage } from './text/detect-language.js';
 import { normalizeText } from './text/normalize-text.js';
 import { NORMALIZER_VERSION } from './text/normalizer-version.js';
-import { removeStopWordsAndStemParagraphs } from './text/remove-stop-words-and-stem.js';
 import type { StemCache } from './text/stem-cache.js';
-import { tokenizeParagraphs } from './text/tokenize.js';
 import type { ExtractedPage as AnalysisPage } from './types.js';
 
 /** Options of {@link analyzeText} that do not change fingerprint values. */
@@ -70,13 +66,9 @@ function assertAnalysisParams(params: FingerprintParams): void {
 export function analyzeText(text: string, params: FingerprintParams, options: AnalyzeOptions = {}): TextAnalysis {
   if (typeof text !== 'string') throw new AnalysisValidationError(`Expected \`text\` to be a string, got ${describeAnalysisValue(text)}`);
   assertAnalysisParams(params);
-  const normalized = normalizeText(text);
-  const paragraphs = tokenizeParagraphs(normalized);
-  const tokens = paragraphs.length === 1 ? paragraphs[0]! : paragraphs.flat();
-  const language = tokens.length === 0 ? 'und' : detectLanguage(normalized);
-  const words = removeStopWordsAndStemParagraphs(paragraphs, language, { stemCache: options.stemCache });
-  const { fingerprint, featureCount } = fingerprintParagraphs(words, params);
-  return { fingerprint, textHash: textHash(tokens), language, tokenCount: tokens.length, featureCount };
+  // The stages composed one by one (tokenizeParagraphs, detectLanguage, removeStopWordsAndStemParagraphs,
+  // fingerprintParagraphs, textHash) give the same values; this path does each distinct token's work once.
+  return analyzeNormalizedText(normalizeText(text), params, options.stemCache);
 }
 
 /** HTML in: the page's main text (src/extract/) and its analysis. */

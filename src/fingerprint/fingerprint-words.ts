@@ -13,7 +13,6 @@ import { murmurFeatureInto, murmurWordInto } from './murmur-hash.js';
 import { RABIN_TABLES } from './rabin-hash.js';
 import { simhashFromHashes } from './simhash.js';
 import { assertHashName } from './hash64.js';
-import { forEachFeature } from '../text/shingles.js';
 
 export interface FeatureOptions {
   /** Words per shingle. @default 3 */
@@ -37,52 +36,107 @@ export function hashFeatures(
 ): { hi: Uint32Array; lo: Uint32Array } {
   assertHashName(hash);
   const words = paragraphs.length === 1 ? paragraphs[0]! : paragraphs.flat();
-  const lengths = paragraphs.map((p) => p.length);
-  let total = 0;
-  forEachFeature(lengths, shingleSize, () => { total++; });
-  const starts = new Uint32Array(total);
-  const counts = new Uint8Array(total);
-  let f = 0;
-  forEachFeature(lengths, shingleSize, (start, count) => {
-    starts[f] = start;
-    counts[f] = count;
-    f++;
-  });
-  const hi = new Uint32Array(total);
-  const lo = new Uint32Array(total);
-  if (total === 0) return { hi, lo };
-  if (hash === 'murmur') {
-    const m = words.length;
-    const wordA = new Uint32Array(m);
-    const wordB = new Uint32Array(m);
-    for (let i = 0; i < m; i++) murmurWordInto(words[i]!, 0, words[i]!.length, wordA, wordB, i);
-    for (let k = 0; k < total; k++) murmurFeatureInto(wordA, wordB, starts[k]!, counts[k]!, hi, lo, k);
+  const lengths = Int32Array.from(paragraphs, (p) => p.length);
+  if (hash === 'rabin') return rabinFeatureHashes(lengths, lengths.length, shingleSize, words);
+  const m = words.length;
+  const wordA = new Uint32Array(m);
+  const wordB = new Uint32Array(m);
+  for (let i = 0; i < m; i++) murmurWordInto(words[i]!, 0, words[i]!.length, wordA, wordB, i);
+  return murmurFeatureHashes(lengths, lengths.length, shingleSize, wordA, wordB);
+}
+
+/**
+ * Number of features of paragraphs of lengths[0..paragraphCount) words (see forEachFeature in
+ * shingles.ts, which these loops follow): shingles within paragraphs, a short paragraph one
+ * feature, all words one feature each when the text has fewer than `size` words.
+ */
+function featureTotal(lengths: Int32Array, paragraphCount: number, size: number): { words: number; features: number } {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`Expected \`shingleSize\` to be a positive integer, got ${String(size)}`);
+  let words = 0;
+  let features = 0;
+  for (let p = 0; p < paragraphCount; p++) {
+    const length = lengths[p]!;
+    words += length;
+    features += length >= size ? length - size + 1 : length > 0 ? 1 : 0;
+  }
+  return { words, features: words < size ? words : features };
+}
+
+/**
+ * `murmur` hashes of the features of paragraphs of lengths[0..paragraphCount) words, given each
+ * word's hash pair by position (wordA[i], wordB[i], as murmurWordInto gives them).
+ */
+export function murmurFeatureHashes(
+  lengths: Int32Array, paragraphCount: number, size: number, wordA: Uint32Array, wordB: Uint32Array,
+): { hi: Uint32Array; lo: Uint32Array } {
+  const { words, features } = featureTotal(lengths, paragraphCount, size);
+  const hi = new Uint32Array(features);
+  const lo = new Uint32Array(features);
+  if (words < size) {
+    for (let i = 0; i < words; i++) murmurFeatureInto(wordA, wordB, i, 1, hi, lo, i);
     return { hi, lo };
   }
-  const { taHi, taLo, tbHi, tbLo } = RABIN_TABLES;
-  for (let k = 0; k < total; k++) {
-    let h = 0;
-    let l = 0;
-    const first = starts[k]!;
-    const end = first + counts[k]!;
-    for (let j = first; j < end; j++) {
-      const word = words[j]!;
-      // A space before every word but the first; index -1 stands for it.
-      for (let i = j === first ? 0 : -1; i < word.length; i++) {
-        const unit = i < 0 ? 0x20 : word.charCodeAt(i);
-        const top = h >>> 16;
-        h = ((h << 16) | (l >>> 16)) >>> 0;
-        l = ((l << 16) | unit) >>> 0;
-        const a = top >>> 8;
-        const b = top & 0xff;
-        h = (h ^ taHi[a]! ^ tbHi[b]!) >>> 0;
-        l = (l ^ taLo[a]! ^ tbLo[b]!) >>> 0;
-      }
+  let f = 0;
+  let offset = 0;
+  for (let p = 0; p < paragraphCount; p++) {
+    const length = lengths[p]!;
+    if (length >= size) {
+      for (let k = 0; k + size <= length; k++) murmurFeatureInto(wordA, wordB, offset + k, size, hi, lo, f++);
+    } else if (length > 0) {
+      murmurFeatureInto(wordA, wordB, offset, length, hi, lo, f++);
     }
-    hi[k] = h;
-    lo[k] = l;
+    offset += length;
   }
   return { hi, lo };
+}
+
+/** `rabin` hashes of the features of paragraphs of lengths[0..paragraphCount) words, given the words in order. */
+export function rabinFeatureHashes(
+  lengths: Int32Array, paragraphCount: number, size: number, words: readonly string[],
+): { hi: Uint32Array; lo: Uint32Array } {
+  const total = featureTotal(lengths, paragraphCount, size);
+  const hi = new Uint32Array(total.features);
+  const lo = new Uint32Array(total.features);
+  if (total.words < size) {
+    for (let i = 0; i < total.words; i++) rabinFeatureInto(words, i, 1, hi, lo, i);
+    return { hi, lo };
+  }
+  let f = 0;
+  let offset = 0;
+  for (let p = 0; p < paragraphCount; p++) {
+    const length = lengths[p]!;
+    if (length >= size) {
+      for (let k = 0; k + size <= length; k++) rabinFeatureInto(words, offset + k, size, hi, lo, f++);
+    } else if (length > 0) {
+      rabinFeatureInto(words, offset, length, hi, lo, f++);
+    }
+    offset += length;
+  }
+  return { hi, lo };
+}
+
+/** Rabin fingerprint of words first..first+count-1 joined by single spaces, fed unit by unit (no string built). */
+function rabinFeatureInto(words: readonly string[], first: number, count: number, outHi: Uint32Array, outLo: Uint32Array, k: number): void {
+  const { taHi, taLo, tbHi, tbLo } = RABIN_TABLES;
+  let h = 0;
+  let l = 0;
+  const end = first + count;
+  for (let j = first; j < end; j++) {
+    const word = words[j]!;
+    // A space before every word but the first; index -1 stands for it.
+    for (let i = j === first ? 0 : -1; i < word.length; i++) {
+      const unit = i < 0 ? 0x20 : word.charCodeAt(i);
+      const top = h >>> 16;
+      h = ((h << 16) | (l >>> 16)) >>> 0;
+      l = ((l << 16) | unit) >>> 0;
+      const a = top >>> 8;
+      const b = top & 0xff;
+      h = (h ^ taHi[a]! ^ tbHi[b]!) >>> 0;
+      l = (l ^ taLo[a]! ^ tbLo[b]!) >>> 0;
+    }
+  }
+  outHi[k] = h;
+  outLo[k] = l;
 }
 
 /** Simhash of the features of a text given as paragraphs of words. */

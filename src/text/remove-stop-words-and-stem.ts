@@ -16,11 +16,11 @@ export interface StemOptions {
 const HAS_DIGIT = /\p{N}/u;
 
 /**
- * A word → stem function. Words are seen once per document (the caller memoises), so only the
- * snowball-stemmers languages consult the shared StemCache; the string stemmers are cheaper
- * than a lookup in a large map.
+ * A word → stem function for `language` (the identity where it has no stemmer). Words are seen
+ * once per document (the caller memoises), so only the snowball-stemmers languages consult the
+ * shared StemCache; the string stemmers are cheaper than a lookup in a large map.
  */
-function cachedStemmer(language: string, options: StemOptions): (word: string) => string {
+export function stemmerFor(language: string, options: StemOptions): (word: string) => string {
   if (!hasStemmer(language)) return (word: string) => word;
   // Made on the first miss only: with a warm StemCache most documents never need one.
   let stemmer: Stemmer | null = null;
@@ -49,7 +49,7 @@ export function removeStopWordsAndStemParagraphs(
   paragraphs: readonly (readonly string[])[], language: string, options: StemOptions = {},
 ): string[][] {
   const stopWords = stopWordsFor(language);
-  const stem = cachedStemmer(language, options);
+  const stem = stemmerFor(language, options);
   const keepAll = options.keepStopWords === true || stopWords.size === 0;
   // One lookup per token: each distinct token's stem, or null for a stop word.
   const seen = new Map<string, string | null>();

@@ -1,0 +1,183 @@
+/**
+ * The tokens of a text as spans and ids, without making a string per token: the tokeniser's one
+ * scanner (tokenize.ts builds its string arrays from this table). Each distinct token gets an id
+ * (in order of first occurrence) and the span of its first occurrence; the token sequence is a
+ * typed array of ids, cut into paragraphs. Later stages (stop words, stems, hashes) then work once
+ * per distinct token instead of once per occurrence.
+ *
+ * Tokens are runs of Unicode letters and digits (combining marks stay with the letter before them).
+ * Scripts written without spaces between words — Han, Hiragana, Katakana, Thai, Lao, Khmer,
+ * Myanmar — give one token per character. Everything else (spaces, punctuation, symbols, U+FFFD)
+ * separates. Paragraphs are separated by a blank line (two or more line breaks) or U+2029; a single
+ * line break is a soft wrap inside a paragraph. Paragraphs without tokens are left out.
+ */
+
+const SEPARATOR = 0;
+const WORD = 1;
+const SOLO = 2;
+const MARK = 3;
+
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+const MARK_CHAR = /^\p{M}$/u;
+const SOLO_SCRIPT = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30FC\u3005\u3007]$/u;
+
+function classify(ch: string): number {
+  if (MARK_CHAR.test(ch)) return MARK;
+  if (!LETTER_OR_DIGIT.test(ch)) return SEPARATOR;
+  return SOLO_SCRIPT.test(ch) ? SOLO : WORD;
+}
+
+/** Class of every BMP code unit; surrogates are separators (pairs are classified on the fly). */
+const BMP_CLASS = (() => {
+  const table = new Uint8Array(0x10000);
+  for (let cp = 0; cp < 0x10000; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    table[cp] = classify(String.fromCharCode(cp));
+  }
+  return table;
+})();
+
+export interface TokenTable {
+  /** The text the spans point into. */
+  readonly text: string;
+  /** Number of tokens (occurrences). */
+  readonly count: number;
+  /** ids[0..count): the distinct-token id of each token, in order. */
+  readonly ids: Int32Array;
+  /** Number of paragraphs (each has at least one token). */
+  readonly paragraphCount: number;
+  /** paragraphEnds[0..paragraphCount): index in `ids` just after each paragraph's last token. */
+  readonly paragraphEnds: Int32Array;
+  /** Number of distinct tokens. */
+  readonly distinct: number;
+  /** starts/ends[0..distinct): code-unit span in `text` of each distinct token's first occurrence. */
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
+
+function grow(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(Math.max(16, size * 2));
+  out.set(array.subarray(0, size));
+  return out;
+}
+
+/** Tokens of `text` as a table of ids and spans. Expects normalised text but accepts any string. */
+export function tokenTable(text: string): TokenTable {
+  const n = text.length;
+  let ids = new Int32Array(Math.max(16, (n >>> 2) + 1));
+  let count = 0;
+  let paragraphEnds = new Int32Array(16);
+  let paragraphCount = 0;
+  let starts = new Int32Array(Math.max(16, n >>> 4));
+  let ends = new Int32Array(starts.length);
+  let hashes = new Int32Array(starts.length);
+  let distinct = 0;
+  // Open addressing: slot → id + 1 (0: empty); kept at most half full.
+  let slots = new Int32Array(Math.max(64, 1 << (32 - Math.clz32(starts.length))));
+  let mask = slots.length - 1;
+
+  let start = -1;
+  let kind = SEPARATOR; // kind of the token being built: SEPARATOR (none), WORD or SOLO
+  let lineBreaks = 0; // line breaks since the last token
+
+  const push = (end: number): void => {
+    if (lineBreaks >= 2 && count > 0 && (paragraphCount === 0 || paragraphEnds[paragraphCount - 1] !== count)) {
+      if (paragraphCount === paragraphEnds.length) paragraphEnds = grow(paragraphEnds, paragraphCount);
+      paragraphEnds[paragraphCount++] = count;
+    }
+    lineBreaks = 0;
+    // FNV-1a over the code units, then a finaliser for the low bits.
+    let h = 0x811c9dc5 | 0;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    h ^= h >>> 12;
+    const length = end - start;
+    let slot = h & mask;
+    let id = -1;
+    for (;;) {
+      const entry = slots[slot]!;
+      if (entry === 0) break;
+      const candidate = entry - 1;
+      if (hashes[candidate] === h && ends[candidate]! - starts[candidate]! === length) {
+        const s = starts[candidate]!;
+        let i = 0;
+        while (i < length && text.charCodeAt(s + i) === text.charCodeAt(start + i)) i++;
+        if (i === length) {
+          id = candidate;
+          break;
+        }
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (id < 0) {
+      id = distinct++;
+      if (id === starts.length) {
+        starts = grow(starts, id);
+        ends = grow(ends, id);
+        hashes = grow(hashes, id);
+      }
+      starts[id] = start;
+      ends[id] = end;
+      hashes[id] = h;
+      slots[slot] = id + 1;
+      if (distinct * 2 > slots.length) {
+        slots = new Int32Array(slots.length * 2);
+        mask = slots.length - 1;
+        for (let j = 0; j < distinct; j++) {
+          let s = hashes[j]! & mask;
+          while (slots[s] !== 0) s = (s + 1) & mask;
+          slots[s] = j + 1;
+        }
+      }
+    }
+    if (count === ids.length) ids = grow(ids, count);
+    ids[count++] = id;
+  };
+
+  for (let i = 0; i < n; i++) {
+    const unit = text.charCodeAt(i);
+    let cls: number;
+    let width = 1;
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < n) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cls = classify(text.slice(i, i + 2));
+        width = 2;
+      } else {
+        cls = SEPARATOR;
+      }
+    } else {
+      cls = BMP_CLASS[unit]!;
+    }
+    if (cls === WORD) {
+      if (kind === SOLO) push(i);
+      if (kind !== WORD) {
+        start = i;
+        kind = WORD;
+      }
+    } else if (cls === SOLO) {
+      if (kind !== SEPARATOR) push(i);
+      start = i;
+      kind = SOLO;
+    } else if (cls === SEPARATOR) {
+      if (kind !== SEPARATOR) push(i);
+      kind = SEPARATOR;
+      if (unit === 0x0a || (unit === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) lineBreaks++;
+      else if (unit === 0x2029) lineBreaks += 2;
+    }
+    // A mark extends the current token and is dropped between tokens.
+    i += width - 1;
+  }
+  if (kind !== SEPARATOR) push(n);
+  if (count > 0 && (paragraphCount === 0 || paragraphEnds[paragraphCount - 1] !== count)) {
+    if (paragraphCount === paragraphEnds.length) paragraphEnds = grow(paragraphEnds, paragraphCount);
+    paragraphEnds[paragraphCount++] = count;
+  }
+  return { text, count, ids, paragraphCount, paragraphEnds, distinct, starts, ends };
+}
+
+/** The string of distinct token `id`. */
+export function tokenString(table: TokenTable, id: number): string {
+  return table.text.slice(table.starts[id]!, table.ends[id]!);
+}
