@@ -1,67 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClusters } from '../../src/cli/clusters-command.js';
-import { reportError } from '../../src/cli/shared.js';
+import { runInProcess, spawnNeardup } from '../helpers/run-cli.js';
 import { baseFingerprint, buildDataDir, flipBits, tempDir } from '../report/report-fixtures.js';
 
-const bin = fileURLToPath(new URL('../../bin/neardup.js', import.meta.url));
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** The real CLI in a child process (slow: used for the exit code and the default ./data). */
-function spawnCli(args: readonly string[], cwd: string): Promise<Run> {
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { cwd, maxBuffer: 64 << 20, env: { ...process.env, NEARDUP_CONFIG: '' } }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      done({ code, stdout, stderr });
-    });
-  });
-}
-
-type Write = (chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => boolean;
-
-/**
- * The command in this process, wired as src/cli.ts wires it (commander errors → exit 2, others →
- * reportError), with stdout and stderr captured. Paths must be absolute (no chdir here).
- */
-async function run(args: readonly string[]): Promise<Run> {
-  const program = new Command('neardup').exitOverride().configureOutput({
-    writeOut: (s) => process.stdout.write(s),
-    writeErr: (s) => process.stderr.write(s),
-  }).option('--config <file>');
-  registerClusters(program);
-  for (const cmd of program.commands) cmd.exitOverride();
-  let stdout = '';
-  let stderr = '';
-  const capture = (append: (s: string) => void): Write => (chunk, encoding, callback) => {
-    append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    const done = typeof encoding === 'function' ? encoding : callback;
-    if (typeof done === 'function') queueMicrotask(() => (done as (e?: Error | null) => void)(null));
-    return true;
-  };
-  const realOut = process.stdout.write;
-  const realErr = process.stderr.write;
-  process.stdout.write = capture((s) => (stdout += s)) as typeof process.stdout.write;
-  process.stderr.write = capture((s) => (stderr += s)) as typeof process.stderr.write;
-  let code = 0;
-  try {
-    await program.parseAsync([...args], { from: 'user' });
-  } catch (error) {
-    code = error instanceof CommanderError ? (error.exitCode === 0 ? 0 : 2) : reportError(error);
-  } finally {
-    process.stdout.write = realOut;
-    process.stderr.write = realErr;
-  }
-  return { code, stdout, stderr };
-}
+const run = (args: readonly string[]) => runInProcess(registerClusters, args);
+const spawnCli = (args: readonly string[], cwd: string) => spawnNeardup(args, { cwd });
 
 let root: string;
 let data: string;

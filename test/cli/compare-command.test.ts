@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runInProcess } from '../helpers/run-cli.js';
 import { registerCompare } from '../../src/cli/compare-command.js';
 import { defaultConfig } from '../../src/config.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
@@ -30,18 +30,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** stdout of the command run in this process; its errors are thrown, not reported. */
 async function run(...args: string[]): Promise<string> {
-  let out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  const program = new Command('neardup').exitOverride().option('--config <file>');
-  program.configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  registerCompare(program);
-  for (const c of program.commands) c.exitOverride();
-  await program.parseAsync(args, { from: 'user' });
-  return out;
+  return (await runInProcess(registerCompare, args, { rethrow: true })).stdout;
 }
 
 const params = fingerprintParamsFrom(defaultConfig().fingerprint);

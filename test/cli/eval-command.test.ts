@@ -1,53 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { Command, CommanderError } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerEval } from '../../src/cli/eval-command.js';
-import { reportError } from '../../src/cli/shared.js';
+import { runInProcess as runCommand, spawnNeardup } from '../helpers/run-cli.js';
 import { writeTinySet } from '../eval/tiny-set.js';
 
-const exec = promisify(execFile);
-const bin = new URL('../../bin/neardup.js', import.meta.url).pathname;
-
-async function neardup(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { env: { ...process.env, NEARDUP_CONFIG: '' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/**
- * Runs the command in this process, as src/cli.ts wires it (exit override, one-line errors via
- * reportError), capturing stdout/stderr; the child-process test below checks the real binary.
- */
-async function runInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const program = new Command('neardup').exitOverride().option('--config <file>')
-    .configureOutput({ writeOut: (s) => { stdout += s; }, writeErr: (s) => { stderr += s; } });
-  registerEval(program);
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s) => { stdout += String(s); return true; });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s) => { stderr += String(s); return true; });
-  const before = process.exitCode;
-  let code: number;
-  try {
-    await program.parseAsync(args, { from: 'user' });
-    code = process.exitCode === undefined ? 0 : Number(process.exitCode);
-  } catch (error) {
-    code = error instanceof CommanderError ? (error.exitCode === 0 ? 0 : 2) : reportError(error);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = before;
-  }
-  return { code, stdout, stderr };
-}
+const neardup = (args: readonly string[]) => spawnNeardup(args);
+const runInProcess = (args: readonly string[]) => runCommand(registerEval, args);
 
 let dir: string;
 let pairs: string;

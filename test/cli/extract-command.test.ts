@@ -1,65 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Command, CommanderError } from 'commander';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerExtract } from '../../src/cli/extract-command.js';
-import { reportError } from '../../src/cli/shared.js';
+import { runInProcess, spawnNeardup } from '../helpers/run-cli.js';
 
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'neardup.js');
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-type Write = (chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => boolean;
-
-/** The command in this process, wired as src/cli.ts wires it, with stdout and stderr captured. */
-async function run(args: readonly string[]): Promise<Run> {
-  const program = new Command('neardup').exitOverride().configureOutput({
-    writeOut: (s) => process.stdout.write(s),
-    writeErr: (s) => process.stderr.write(s),
-  }).option('--config <file>');
-  registerExtract(program);
-  for (const cmd of program.commands) cmd.exitOverride();
-  let stdout = '';
-  let stderr = '';
-  const capture = (append: (s: string) => void): Write => (chunk, encoding, callback) => {
-    append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    const done = typeof encoding === 'function' ? encoding : callback;
-    if (typeof done === 'function') queueMicrotask(() => (done as (e?: Error | null) => void)(null));
-    return true;
-  };
-  const realOut = process.stdout.write;
-  const realErr = process.stderr.write;
-  process.stdout.write = capture((s) => (stdout += s)) as typeof process.stdout.write;
-  process.stderr.write = capture((s) => (stderr += s)) as typeof process.stderr.write;
-  let code = 0;
-  try {
-    await program.parseAsync([...args], { from: 'user' });
-  } catch (error) {
-    code = error instanceof CommanderError ? (error.exitCode === 0 ? 0 : 2) : reportError(error);
-  } finally {
-    process.stdout.write = realOut;
-    process.stderr.write = realErr;
-  }
-  return { code, stdout, stderr };
-}
-
-/** The real CLI in a child process (for the exit code and the process wiring). */
-function spawnCli(args: readonly string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { env: { ...process.env, NEARDUP_CONFIG: '' } }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      done({ code, stdout, stderr });
-    });
-  });
-}
+const run = (args: readonly string[]) => runInProcess(registerExtract, args);
+const spawnCli = (args: readonly string[]) => spawnNeardup(args);
 
 const first = [
   'The museum reopened its east wing on Saturday after a two-year restoration of the painted ceilings.',

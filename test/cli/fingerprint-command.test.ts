@@ -2,8 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Command } from 'commander';
+import { runInProcess } from '../helpers/run-cli.js';
 import { registerFingerprint } from '../../src/cli/fingerprint-command.js';
 import { defaultConfig } from '../../src/config.js';
 import { InputError, NeardupError } from '../../src/errors.js';
@@ -22,18 +23,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** stdout of the command run in this process; its errors are thrown, not reported. */
 async function run(...args: string[]): Promise<string> {
-  let out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  const program = new Command('neardup').exitOverride().option('--config <file>');
-  program.configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  registerFingerprint(program);
-  for (const c of program.commands) c.exitOverride();
-  await program.parseAsync(args, { from: 'user' });
-  return out;
+  return (await runInProcess(registerFingerprint, args, { rethrow: true })).stdout;
 }
 
 const expectedHex = (input: string, overrides: Partial<ReturnType<typeof defaultConfig>['fingerprint']> = {}) =>
