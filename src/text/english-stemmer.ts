@@ -1,6 +1,8 @@
 /**
  * The English Snowball stemmer (Porter2, in the version snowball-stemmers 0.6 ships: special
- * prefixes gener/commun/arsen, the two exception lists), written directly on strings.
+ * prefixes gener/commun/arsen, the two exception lists), written on the word's UTF-16 code units
+ * in a scratch buffer: suffixes are tested and removed by index, and a string is made once, at the
+ * end (a slice of the word when the stem is a prefix of it, which is the common case).
  *
  * Why: snowball-stemmers' generated code spends about 3 µs per word on getter and argument
  * dispatch; English is most of the web, and stemming was most of the fingerprinting time. This
@@ -39,25 +41,50 @@ const STEP_4: readonly string[] = [
   'ement', 'ance', 'ence', 'able', 'ible', 'ment', 'ant', 'ent', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'ion', 'al', 'er', 'ic',
 ];
 
-/** Entries of a longest-first suffix list grouped by their last letter, order kept. */
-function byLastLetter<T>(entries: readonly T[], suffixOf: (entry: T) => string): readonly (readonly T[])[] {
-  const groups: T[][] = Array.from({ length: 128 }, () => []);
-  for (const entry of entries) {
-    const suffix = suffixOf(entry);
-    groups[suffix.charCodeAt(suffix.length - 1)]!.push(entry);
-  }
+/** A suffix list entry: the suffix's code units and its replacement's. */
+interface Rule {
+  readonly suffix: Uint16Array;
+  readonly to: Uint16Array;
+  /** The suffix as a string (for the rules with extra conditions). */
+  readonly name: string;
+}
+
+const codes = (text: string): Uint16Array => Uint16Array.from(text, (ch) => ch.charCodeAt(0));
+
+/** Rules of a longest-first suffix list grouped by their last letter, order kept. */
+function byLastLetter(entries: readonly (readonly [string, string])[]): readonly (readonly Rule[])[] {
+  const groups: Rule[][] = Array.from({ length: 128 }, () => []);
+  for (const [suffix, to] of entries) groups[suffix.charCodeAt(suffix.length - 1)]!.push({ suffix: codes(suffix), to: codes(to), name: suffix });
   return groups;
 }
 
-const STEP_2_BY_LAST = byLastLetter(STEP_2, (e) => e[0]);
-const STEP_3_BY_LAST = byLastLetter(STEP_3, (e) => e[0]);
-const STEP_4_BY_LAST = byLastLetter(STEP_4, (e) => e);
-const NONE: readonly never[] = [];
+const STEP_2_BY_LAST = byLastLetter(STEP_2);
+const STEP_3_BY_LAST = byLastLetter(STEP_3);
+const STEP_4_BY_LAST = byLastLetter(STEP_4.map((suffix) => [suffix, ''] as const));
+const STEP_1B_CODES: readonly Uint16Array[] = STEP_1B.map(codes);
+const EXCEPTIONS_2_CODES: readonly Uint16Array[] = [...EXCEPTIONS_2].map(codes);
+const EXCEPTION_1_MAX_LENGTH = Math.max(...[...EXCEPTIONS_1.keys()].map((w) => w.length));
+const NONE: readonly Rule[] = [];
 
-function candidates<T>(groups: readonly (readonly T[])[], s: string): readonly T[] {
-  const last = s.charCodeAt(s.length - 1);
-  return last < 128 ? groups[last]! : NONE;
-}
+/** Suffixes tested by code units. */
+const S_APOS_S_APOS = codes("'s'");
+const S_APOS_S = codes("'s");
+const S_SSES = codes('sses');
+const S_IED = codes('ied');
+const S_IES = codes('ies');
+const S_SS = codes('ss');
+const S_US = codes('us');
+const S_EED = STEP_1B_CODES[3]!;
+const S_EEDLY = STEP_1B_CODES[0]!;
+const P_GENER = codes('gener');
+const P_ARSEN = codes('arsen');
+const P_COMMUN = codes('commun');
+
+/**
+ * Scratch space for the word being stemmed (fully rewritten by every call, never read across calls;
+ * JavaScript runs one call at a time per thread).
+ */
+let buffer = new Uint16Array(64);
 
 function isVowel(c: number): boolean {
   // a e i o u y (a 'Y' marked by the prelude is a consonant)
@@ -69,24 +96,41 @@ function isVowelWXY(c: number): boolean {
   return isVowel(c) || c === 119 || c === 120 || c === 89;
 }
 
-/** Whether s[0..end) ends in a short syllable (Porter2's definition). */
-function endsShortSyllable(s: string, end: number): boolean {
+/** Whether b[0..len) ends with `suffix`. */
+function endsWith(b: Uint16Array, len: number, suffix: Uint16Array): boolean {
+  const n = suffix.length;
+  if (n > len) return false;
+  const from = len - n;
+  for (let i = 0; i < n; i++) if (b[from + i] !== suffix[i]) return false;
+  return true;
+}
+
+/** Whether b[0..len) starts with `prefix`. */
+function startsWith(b: Uint16Array, len: number, prefix: Uint16Array): boolean {
+  const n = prefix.length;
+  if (n > len) return false;
+  for (let i = 0; i < n; i++) if (b[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** Whether b[0..end) ends in a short syllable (Porter2's definition). */
+function endsShortSyllable(b: Uint16Array, end: number): boolean {
   // non-v_WXY v non-v at the end, or non-v v making up the whole word.
-  if (end >= 3) return !isVowelWXY(s.charCodeAt(end - 1)) && isVowel(s.charCodeAt(end - 2)) && !isVowel(s.charCodeAt(end - 3));
-  return end === 2 && !isVowel(s.charCodeAt(1)) && isVowel(s.charCodeAt(0));
+  if (end >= 3) return !isVowelWXY(b[end - 1]!) && isVowel(b[end - 2]!) && !isVowel(b[end - 3]!);
+  return end === 2 && !isVowel(b[1]!) && isVowel(b[0]!);
 }
 
-/** Index after the first non-vowel that follows a vowel, at or after `from`; `s.length` if none. */
-function regionStart(s: string, from: number): number {
+/** Index after the first non-vowel that follows a vowel, at or after `from`; `len` if none. */
+function regionStart(b: Uint16Array, len: number, from: number): number {
   let i = from;
-  while (i < s.length && !isVowel(s.charCodeAt(i))) i++;
-  if (i >= s.length) return s.length;
-  while (i < s.length && isVowel(s.charCodeAt(i))) i++;
-  return i >= s.length ? s.length : i + 1;
+  while (i < len && !isVowel(b[i]!)) i++;
+  if (i >= len) return len;
+  while (i < len && isVowel(b[i]!)) i++;
+  return i >= len ? len : i + 1;
 }
 
-function hasVowel(s: string, end: number): boolean {
-  for (let i = 0; i < end; i++) if (isVowel(s.charCodeAt(i))) return true;
+function hasVowel(b: Uint16Array, end: number): boolean {
+  for (let i = 0; i < end; i++) if (isVowel(b[i]!)) return true;
   return false;
 }
 
@@ -95,130 +139,168 @@ function isValidLi(c: number): boolean {
   return c === 99 || c === 100 || c === 101 || c === 103 || c === 104 || c === 107 || c === 109 || c === 110 || c === 114 || c === 116;
 }
 
+function isDouble(c: number): boolean {
+  // b d f g m n p r t
+  return c === 98 || c === 100 || c === 102 || c === 103 || c === 109 || c === 110 || c === 112 || c === 114 || c === 116;
+}
+
+/** b[0..len) with `to` in place of its last `cut` units; returns the new length. */
+function replaceEnd(b: Uint16Array, len: number, cut: number, to: Uint16Array): number {
+  let at = len - cut;
+  for (let i = 0; i < to.length; i++) b[at++] = to[i]!;
+  return at;
+}
+
 /** The English Snowball stem of a lower-case word. */
 export function stemEnglish(word: string): string {
-  const exception = EXCEPTIONS_1.get(word);
-  if (exception !== undefined) return exception;
+  if (word.length <= EXCEPTION_1_MAX_LENGTH) {
+    const exception = EXCEPTIONS_1.get(word);
+    if (exception !== undefined) return exception;
+  }
   if (word.length < 3) return word;
 
   // Prelude: drop one leading apostrophe; mark consonant y (initial, or after a vowel) as Y.
-  let s = word.charCodeAt(0) === 39 ? word.slice(1) : word;
+  const off = word.charCodeAt(0) === 39 ? 1 : 0;
+  let len = word.length - off;
+  if (buffer.length < len + 4) buffer = new Uint16Array(len * 2 + 4);
+  const b = buffer;
   let yFound = false;
-  if (s.includes('y')) {
-    let out = '';
-    let prev = -1;
-    for (let i = 0; i < s.length; i++) {
-      let c = s.charCodeAt(i);
-      if (c === 121 && (i === 0 || isVowel(prev))) {
-        c = 89;
-        yFound = true;
-      }
-      out += String.fromCharCode(c);
-      prev = c;
+  let prev = -1;
+  for (let i = 0; i < len; i++) {
+    let c = word.charCodeAt(off + i);
+    if (c === 121 && (i === 0 || isVowel(prev))) {
+      c = 89;
+      yFound = true;
     }
-    s = out;
+    b[i] = c;
+    prev = c;
   }
 
   // Regions.
   let p1: number;
-  if (s.startsWith('gener') || s.startsWith('arsen')) p1 = 5;
-  else if (s.startsWith('commun')) p1 = 6;
-  else p1 = regionStart(s, 0);
-  const p2 = regionStart(s, p1);
+  if (startsWith(b, len, P_GENER) || startsWith(b, len, P_ARSEN)) p1 = 5;
+  else if (startsWith(b, len, P_COMMUN)) p1 = 6;
+  else p1 = regionStart(b, len, 0);
+  const p2 = regionStart(b, len, p1);
 
   // Step 1a.
-  if (s.endsWith("'s'")) s = s.slice(0, -3);
-  else if (s.endsWith("'s")) s = s.slice(0, -2);
-  else if (s.endsWith("'")) s = s.slice(0, -1);
-  if (s.endsWith('sses')) {
-    s = s.slice(0, -2);
-  } else if (s.endsWith('ied') || s.endsWith('ies')) {
-    s = s.length - 3 >= 2 ? `${s.slice(0, -3)}i` : `${s.slice(0, -3)}ie`;
-  } else if (s.endsWith('ss') || s.endsWith('us')) {
+  if (endsWith(b, len, S_APOS_S_APOS)) len -= 3;
+  else if (endsWith(b, len, S_APOS_S)) len -= 2;
+  else if (len > 0 && b[len - 1] === 39) len -= 1;
+  if (endsWith(b, len, S_SSES)) {
+    len -= 2;
+  } else if (endsWith(b, len, S_IED) || endsWith(b, len, S_IES)) {
+    // -ied/-ies → -i after two or more letters, else -ie (both already in place).
+    len = len - 3 >= 2 ? len - 2 : len - 1;
+  } else if (endsWith(b, len, S_SS) || endsWith(b, len, S_US)) {
     // unchanged
-  } else if (s.endsWith('s')) {
-    if (hasVowel(s, s.length - 2)) s = s.slice(0, -1);
+  } else if (len > 0 && b[len - 1] === 115) {
+    if (hasVowel(b, len - 2)) len -= 1;
   }
 
-  if (!EXCEPTIONS_2.has(s)) {
+  let exception2 = false;
+  if (len === 6 || len === 7) {
+    for (const candidate of EXCEPTIONS_2_CODES) {
+      if (candidate.length === len && endsWith(b, len, candidate)) {
+        exception2 = true;
+        break;
+      }
+    }
+  }
+  if (!exception2) {
     // Step 1b.
-    let suffix = '';
-    const lastLetter = s.charCodeAt(s.length - 1);
+    let suffix: Uint16Array | null = null;
+    const lastLetter = len > 0 ? b[len - 1]! : -1;
     if (lastLetter === 100 || lastLetter === 103 || lastLetter === 121) {
-      for (const candidate of STEP_1B) {
-        if (s.endsWith(candidate)) {
+      for (const candidate of STEP_1B_CODES) {
+        if (endsWith(b, len, candidate)) {
           suffix = candidate;
           break;
         }
       }
     }
-    if (suffix === 'eed' || suffix === 'eedly') {
-      const start = s.length - suffix.length;
-      if (start >= p1) s = `${s.slice(0, start)}ee`;
-    } else if (suffix !== '') {
-      const start = s.length - suffix.length;
-      if (hasVowel(s, start)) {
-        s = s.slice(0, start);
-        if (s.endsWith('at') || s.endsWith('bl') || s.endsWith('iz')) {
-          s += 'e';
-        } else if (/(?:bb|dd|ff|gg|mm|nn|pp|rr|tt)$/.test(s)) {
-          s = s.slice(0, -1);
-        } else if (s.length === p1 && endsShortSyllable(s, s.length)) {
-          s += 'e';
+    if (suffix === S_EED || suffix === S_EEDLY) {
+      const start = len - suffix.length;
+      if (start >= p1) len = start + 2;
+    } else if (suffix !== null) {
+      const start = len - suffix.length;
+      if (hasVowel(b, start)) {
+        len = start;
+        const a = len >= 2 ? b[len - 2]! : -1;
+        const z = len >= 1 ? b[len - 1]! : -1;
+        if ((a === 97 && z === 116) || (a === 98 && z === 108) || (a === 105 && z === 122)) {
+          b[len++] = 101; // at, bl, iz → +e
+        } else if (a === z && isDouble(z)) {
+          len -= 1;
+        } else if (len === p1 && endsShortSyllable(b, len)) {
+          b[len++] = 101;
         }
       }
     }
 
     // Step 1c.
-    const last = s.charCodeAt(s.length - 1);
-    if ((last === 121 || last === 89) && s.length > 2 && !isVowel(s.charCodeAt(s.length - 2))) {
-      s = `${s.slice(0, -1)}i`;
+    if (len > 2) {
+      const last = b[len - 1]!;
+      if ((last === 121 || last === 89) && !isVowel(b[len - 2]!)) b[len - 1] = 105;
     }
 
     // Step 2.
-    for (const [from, to] of candidates(STEP_2_BY_LAST, s)) {
-      if (!s.endsWith(from)) continue;
-      const start = s.length - from.length;
+    const last2 = len > 0 ? b[len - 1]! : -1;
+    for (const rule of last2 >= 0 && last2 < 128 ? STEP_2_BY_LAST[last2]! : NONE) {
+      if (!endsWith(b, len, rule.suffix)) continue;
+      const start = len - rule.suffix.length;
       if (start >= p1) {
-        if (from === 'ogi') {
-          if (start > 0 && s.charCodeAt(start - 1) === 108) s = `${s.slice(0, start)}og`;
-        } else if (from === 'li') {
-          if (start > 0 && isValidLi(s.charCodeAt(start - 1))) s = s.slice(0, start);
+        if (rule.name === 'ogi') {
+          if (start > 0 && b[start - 1] === 108) len = start + 2; // -logi → -log
+        } else if (rule.name === 'li') {
+          if (start > 0 && isValidLi(b[start - 1]!)) len = start;
         } else {
-          s = s.slice(0, start) + to;
+          len = replaceEnd(b, len, rule.suffix.length, rule.to);
         }
       }
       break;
     }
 
     // Step 3.
-    for (const [from, to] of candidates(STEP_3_BY_LAST, s)) {
-      if (!s.endsWith(from)) continue;
-      const start = s.length - from.length;
-      if (start >= p1 && (from !== 'ative' || start >= p2)) s = s.slice(0, start) + to;
+    const last3 = len > 0 ? b[len - 1]! : -1;
+    for (const rule of last3 >= 0 && last3 < 128 ? STEP_3_BY_LAST[last3]! : NONE) {
+      if (!endsWith(b, len, rule.suffix)) continue;
+      const start = len - rule.suffix.length;
+      if (start >= p1 && (rule.name !== 'ative' || start >= p2)) len = replaceEnd(b, len, rule.suffix.length, rule.to);
       break;
     }
 
     // Step 4.
-    for (const suffix4 of candidates(STEP_4_BY_LAST, s)) {
-      if (!s.endsWith(suffix4)) continue;
-      const start = s.length - suffix4.length;
+    const last4 = len > 0 ? b[len - 1]! : -1;
+    for (const rule of last4 >= 0 && last4 < 128 ? STEP_4_BY_LAST[last4]! : NONE) {
+      if (!endsWith(b, len, rule.suffix)) continue;
+      const start = len - rule.suffix.length;
       if (start >= p2) {
-        if (suffix4 !== 'ion') s = s.slice(0, start);
-        else if (start > 0 && (s.charCodeAt(start - 1) === 115 || s.charCodeAt(start - 1) === 116)) s = s.slice(0, start);
+        if (rule.name !== 'ion') len = start;
+        else if (start > 0 && (b[start - 1] === 115 || b[start - 1] === 116)) len = start;
       }
       break;
     }
 
     // Step 5.
-    const end = s.charCodeAt(s.length - 1);
-    const start = s.length - 1;
-    if (end === 101) {
-      if (start >= p2 || (start >= p1 && !endsShortSyllable(s, start))) s = s.slice(0, start);
-    } else if (end === 108) {
-      if (start >= p2 && start > 0 && s.charCodeAt(start - 1) === 108) s = s.slice(0, start);
+    if (len > 0) {
+      const end = b[len - 1]!;
+      const start = len - 1;
+      if (end === 101) {
+        if (start >= p2 || (start >= p1 && !endsShortSyllable(b, start))) len = start;
+      } else if (end === 108) {
+        if (start >= p2 && start > 0 && b[start - 1] === 108) len = start;
+      }
     }
   }
 
-  return yFound ? s.replace(/Y/g, 'y') : s;
+  if (yFound) for (let i = 0; i < len; i++) if (b[i] === 89) b[i] = 121;
+  // The stem as a string: the word's own prefix where it agrees, then the changed units.
+  let same = 0;
+  const limit = Math.min(len, word.length - off);
+  while (same < limit && b[same] === word.charCodeAt(off + same)) same++;
+  if (same === len) return off === 0 && len === word.length ? word : word.slice(off, off + len);
+  let out = word.slice(off, off + same);
+  for (let i = same; i < len; i++) out += String.fromCharCode(b[i]!);
+  return out;
 }

@@ -15,6 +15,23 @@ export interface StemOptions {
 
 const HAS_DIGIT = /\p{N}/u;
 
+/** Whether each BMP code unit is a number character (\p{N}); astral ones are tested by the regex. */
+const BMP_DIGIT = (() => {
+  const table = new Uint8Array(0x10000);
+  for (let cp = 0; cp < 0x10000; cp++) if ((cp < 0xd800 || cp > 0xdfff) && HAS_DIGIT.test(String.fromCharCode(cp))) table[cp] = 1;
+  return table;
+})();
+
+/** `HAS_DIGIT.test(word)` by table. */
+function hasDigit(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const unit = word.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdfff) return HAS_DIGIT.test(word);
+    if (BMP_DIGIT[unit] === 1) return true;
+  }
+  return false;
+}
+
 /**
  * A word → stem function for `language` (the identity where it has no stemmer). Words are seen
  * once per document (the caller memoises), so only the snowball-stemmers languages consult the
@@ -26,7 +43,7 @@ export function stemmerFor(language: string, options: StemOptions): (word: strin
   let stemmer: Stemmer | null = null;
   const stemOf = (word: string): string =>
     // Single CJK characters and tokens with digits have nothing to stem.
-    word.charCodeAt(0) >= 0x2e80 || HAS_DIGIT.test(word) ? word : (stemmer ??= createStemmer(language)!)(word);
+    word.charCodeAt(0) >= 0x2e80 || hasDigit(word) ? word : (stemmer ??= createStemmer(language)!)(word);
   const cache = hasFastStemmer(language) ? undefined : options.stemCache;
   if (cache === undefined) return stemOf;
   const memo = cache.memoFor(language);
