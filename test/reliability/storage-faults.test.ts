@@ -78,22 +78,29 @@ describe('storage faults', () => {
       if (mnt !== undefined) unmount(mnt);
     });
 
+    const commandFor = (mode: 'dedup' | 'crawl', data: string) => (mode === 'dedup'
+      ? ['dedup', input, '--data', data, '--no-progress']
+      : ['crawl', site.url, '--data', data, '--no-progress', '--host-rpm', '1000000', '--max-pages', '100000']);
+
+    /** Once there is room, the same command ends with exit 0 and a whole folder equal to a run that had room. */
+    const expectWholeAfterRerun = async (mode: 'dedup' | 'crawl', args: readonly string[], data: string) => {
+      remount(mnt, 'size=64m');
+      const again = await spawnCli(args, { timeoutMs: LIMIT_MS });
+      expect(again.code, again.stderr).toBe(0);
+      const report = await inspectDataDir(data);
+      expect(checkDataDir(report)).toEqual([]);
+      if (mode === 'dedup') expect([...report.storedUrls].sort()).toEqual([...baselineStored].sort());
+      else expect(report.storedUrls.filter((u) => /\/a\/\d+$/.test(u)).length).toBe(250);
+    };
+
     it.each(['dedup', 'crawl'] as const)('disk full during %s: one-line error; once there is room the same command completes and ends whole', async (mode) => {
       expect(mount(mnt, mode === 'dedup' ? 'size=1m' : 'size=512k')).toBe(true);
       try {
         const data = join(mnt, 'data');
-        const args = mode === 'dedup'
-          ? ['dedup', input, '--data', data, '--no-progress']
-          : ['crawl', site.url, '--data', data, '--no-progress', '--host-rpm', '1000000', '--max-pages', '100000'];
+        const args = commandFor(mode, data);
         const full = await spawnCli(args, { timeoutMs: LIMIT_MS });
         expectOneLineFailure(full, /full|space/i);
-        remount(mnt, 'size=64m');
-        const again = await spawnCli(args, { timeoutMs: LIMIT_MS });
-        expect(again.code, again.stderr).toBe(0);
-        const report = await inspectDataDir(data);
-        expect(checkDataDir(report)).toEqual([]);
-        if (mode === 'dedup') expect([...report.storedUrls].sort()).toEqual([...baselineStored].sort());
-        else expect(report.storedUrls.filter((u) => /\/a\/\d+$/.test(u)).length).toBe(250);
+        await expectWholeAfterRerun(mode, args, data);
       } finally {
         unmount(mnt);
       }
@@ -106,18 +113,10 @@ describe('storage faults', () => {
         // The database has room, the corpus does not: every failure is an append after a commit.
         mkdirSync(data);
         symlinkSync(join(mnt, 'corpus.jsonl'), join(data, 'corpus.jsonl'));
-        const args = mode === 'dedup'
-          ? ['dedup', input, '--data', data, '--no-progress']
-          : ['crawl', site.url, '--data', data, '--no-progress', '--host-rpm', '1000000', '--max-pages', '100000'];
+        const args = commandFor(mode, data);
         const full = await spawnCli(args, { timeoutMs: LIMIT_MS });
         expectClearFailure(full, /corpus|full|space/i);
-        remount(mnt, 'size=64m');
-        const again = await spawnCli(args, { timeoutMs: LIMIT_MS });
-        expect(again.code, again.stderr).toBe(0);
-        const report = await inspectDataDir(data);
-        expect(checkDataDir(report)).toEqual([]);
-        if (mode === 'dedup') expect([...report.storedUrls].sort()).toEqual([...baselineStored].sort());
-        else expect(report.storedUrls.filter((u) => /\/a\/\d+$/.test(u)).length).toBe(250);
+        await expectWholeAfterRerun(mode, args, data);
       } finally {
         unmount(mnt);
       }
