@@ -10,16 +10,21 @@
  * 2. runs `--ops` check-and-inserts in transactions of `--batch` (half within distance 1–3 of a stored
  *    fingerprint, half new), then `--single` more one transaction each;
  * 3. runs `--lookups` plain lookups (check), half near a stored fingerprint, half not;
- * 4. measures RSS, then, beside it, a brute-force linear scan (popcount over every fingerprint in a
- *    typed array) for a sample of the same queries, and checks that both give the same nearest distance.
+ * 4. reports memory, then, beside it, a brute-force linear scan (popcount over every fingerprint in a
+ *    typed array) for a sample of the same queries, in a second child process, and checks that both
+ *    give the same nearest distance.
  *
- * Fingerprints are drawn from a counter-based generator, so queries near stored ones are recomputed
- * instead of kept (the benchmark itself holds no per-fingerprint memory until the brute-force step).
- * The last line is the summary:
+ * Memory: RSS (VmRSS) is sampled after each phase, and the peak (VmHWM, from /proc/self/status; on
+ * other systems getrusage's maxrss) is that of this process, which only opens and uses the index: the
+ * load and the brute-force copy of the fingerprints run in child processes. Fingerprints are drawn from
+ * a counter-based generator, so queries near stored ones are recomputed instead of kept (the benchmark
+ * holds no per-fingerprint memory). The last line is the summary; its rss_mb is the PEAK RSS (VmHWM)
+ * of this process over the whole run (start-up, open and in-memory build, check-and-inserts, lookups),
+ * not the RSS after a garbage collection:
  *   index: n=<N> checkinsert_per_s=<..> lookup_per_s=<..> bruteforce_lookup_per_s=<..> rss_mb=<..> db_mb=<..>
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,8 +44,10 @@ const { values } = parseArgs({
     single: { type: 'string', default: '20000' },
     'brute-ms': { type: 'string', default: '3000' },
     db: { type: 'string' },
+    salt: { type: 'string', default: '0' },
     'load-batch': { type: 'string', default: '10000' },
     'load-only': { type: 'boolean', default: false },
+    'brute-only': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -133,6 +140,20 @@ function fileBytes(path: string): number {
   return total;
 }
 
+/** RSS now and its peak so far (VmRSS, VmHWM), in bytes. */
+function memory(): { rss: number; peak: number } {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+    const rss = kb('VmRSS');
+    const peak = kb('VmHWM');
+    if (Number.isFinite(rss) && Number.isFinite(peak)) return { rss, peak };
+  } catch {
+    // not Linux: fall through
+  }
+  return { rss: process.memoryUsage().rss, peak: process.resourceUsage().maxRSS * 1024 };
+}
+
 function rate(count: number, ms: number): number {
   return Math.round((count * 1000) / ms);
 }
@@ -161,9 +182,10 @@ function log(line: string): void {
 
 const dir = values.db === undefined ? mkdtempSync(join(tmpdir(), 'neardup-bench-index-')) : null;
 const dbPath = values.db ?? join(dir!, 'index.db');
-const reuse = existsSync(dbPath) && !values['load-only'];
+const reuse = existsSync(dbPath) && !values['load-only'] && !values['brute-only'];
 if (reuse) querySalt = 1 + (Date.now() % 100_000);
-const rssStart = process.memoryUsage().rss;
+if (values['brute-only']) querySalt = intArg('salt', 0);
+const memStart = memory();
 log(`bench-index: n=${N} ops=${OPS} lookups=${LOOKUPS} batch=${BATCH} db=${dbPath}${reuse ? ' (reused)' : ''}`);
 log(`  (rates: wall clock, and in brackets per CPU second of this process; the machine may be shared)`);
 
@@ -185,6 +207,42 @@ if (values['load-only']) {
     `load: ${N} check-and-inserts in transactions of ${LOAD_BATCH} in ${(load.ms / 1000).toFixed(1)} s: ` +
       `${load.perS}/s [${load.cpuPerS}/s]; stored=${s.stored} rejected=${s.exact + s.near}`,
   );
+  process.exit(0);
+}
+
+if (values['brute-only']) {
+  // The child process of step 4 (see below): copies every stored fingerprint into a typed array and
+  // scans it linearly for the lookup queries, for up to --brute-ms; prints the rate and each nearest distance.
+  const source = FingerprintIndex.open(dbPath, { params, readonly: true });
+  const fps = new Uint32Array(2 * (source.stats().stored + 1024));
+  let count = 0;
+  for (const stored of source.stored()) {
+    if (2 * count + 2 > fps.length) break;
+    fps[2 * count] = stored.fingerprint.hi;
+    fps[2 * count + 1] = stored.fingerprint.lo;
+    count++;
+  }
+  source.close();
+  const bruteNearest = (hi: number, lo: number): number => {
+    let best = 65;
+    for (let i = 0; i < count; i++) {
+      const d = popcount32((fps[2 * i]! ^ hi) >>> 0) + popcount32((fps[2 * i + 1]! ^ lo) >>> 0);
+      if (d < best) best = d;
+    }
+    return best;
+  };
+  const nearest: number[] = [];
+  let bruteMs = 0;
+  let bruteCpuMs = 0;
+  while (bruteMs < BRUTE_MS && nearest.length < LOOKUPS) {
+    const q = query(4, nearest.length);
+    const wall = performance.now();
+    const cpu = cpuMs();
+    nearest.push(bruteNearest(q.hi, q.lo));
+    bruteMs += performance.now() - wall;
+    bruteCpuMs += cpuMs() - cpu;
+  }
+  log(`brute: ${count} ${bruteMs} ${bruteCpuMs} ${nearest.join(',')}`);
   process.exit(0);
 }
 
@@ -213,6 +271,7 @@ if (index.stats().stored < N) {
   console.error(`bench-index: ${dbPath} holds ${index.stats().stored} stored documents, fewer than --n ${N}`);
   process.exit(2);
 }
+const memOpened = memory();
 log(
   `open: reopen + in-memory build ${(opened.ms / 1000).toFixed(2)} s [${(opened.cpu / 1000).toFixed(2)} s CPU], ` +
     `table ${mb(index.memoryBytes)} MB (${(index.memoryBytes / index.stats().stored).toFixed(1)} B/fingerprint)`,
@@ -261,6 +320,8 @@ if (SINGLE > 0) {
   log(`check-and-insert: ${SINGLE} one transaction each: ${single.perS}/s [${single.cpuPerS}/s]`);
 }
 
+const memAfterOps = memory();
+
 // ------------------------------------------------------------------ 3. lookups
 
 const lookups = timed(LOOKUPS, () => {
@@ -273,58 +334,49 @@ const lookups = timed(LOOKUPS, () => {
 });
 log(`lookup: ${LOOKUPS} checks: ${lookups.perS}/s [${lookups.cpuPerS}/s] (${lookups.result} found a match, ~${LOOKUPS / 2} built near)`);
 
-const rssBeforeGc = process.memoryUsage().rss;
-// RSS of what is live: a full garbage collection first, so that temporaries of the build (about 4 bytes
-// per fingerprint) that V8 has not collected yet do not count. Both figures are printed.
+const memAfterLookups = memory();
+// RSS of what is live after a full garbage collection, for comparison with the peak.
 setFlagsFromString('--expose-gc');
 (runInNewContext('gc') as () => void)();
 // V8 frees the backing stores of collected ArrayBuffers on a background thread: give it a moment.
 await new Promise((resolve) => setTimeout(resolve, 500));
 const usage = process.memoryUsage();
-const rss = usage.rss;
-const peakRss = process.resourceUsage().maxRSS * 1024;
+const memAfterGc = memory();
 log(
-  `memory: rss ${mb(rss)} MB after a full GC (${mb(rssBeforeGc)} MB before it; ${mb(rssStart)} MB at start, ` +
-    `peak ${mb(peakRss)} MB); in-memory index ${mb(index.memoryBytes)} MB; JS heap ${mb(usage.heapUsed)}/${mb(usage.heapTotal)} MB, ` +
-    `array buffers ${mb(usage.arrayBuffers)} MB`,
+  `memory: peak rss ${mb(memAfterGc.peak)} MB (VmHWM); rss ${mb(memStart.rss)} MB at start (node + tsx + modules), ` +
+    `${mb(memOpened.rss)} after open + build, ${mb(memAfterOps.rss)} after check-and-inserts, ` +
+    `${mb(memAfterLookups.rss)} after lookups, ${mb(memAfterGc.rss)} after a full GC; in-memory index ${mb(index.memoryBytes)} MB; ` +
+    `JS heap ${mb(usage.heapUsed)}/${mb(usage.heapTotal)} MB, array buffers ${mb(usage.arrayBuffers)} MB`,
 );
 
-// ------------------------------------------------------------------ 4. brute force, beside it
+// ------------------------------------------------------------------ 4. brute force, beside it (in a child process)
 
-const fps = new Uint32Array(2 * (index.stats().stored + 1024));
-let count = 0;
-for (const stored of index.stored()) {
-  if (2 * count + 2 > fps.length) break;
-  fps[2 * count] = stored.fingerprint.hi;
-  fps[2 * count + 1] = stored.fingerprint.lo;
-  count++;
+const brute = spawnSync(
+  process.execPath,
+  [
+    ...process.execArgv, fileURLToPath(import.meta.url), '--n', String(N), '--db', dbPath, '--brute-only',
+    '--brute-ms', String(BRUTE_MS), '--lookups', String(LOOKUPS), '--salt', String(querySalt),
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
+);
+const bruteLine = brute.stdout.split('\n').find((line) => line.startsWith('brute: '));
+if (brute.status !== 0 || bruteLine === undefined) {
+  console.error(`bench-index: the brute-force scan failed (exit ${String(brute.status)})`);
+  process.exit(1);
 }
-
-function bruteNearest(hi: number, lo: number): number {
-  let best = 65;
-  for (let i = 0; i < count; i++) {
-    const d = popcount32((fps[2 * i]! ^ hi) >>> 0) + popcount32((fps[2 * i + 1]! ^ lo) >>> 0);
-    if (d < best) best = d;
-  }
-  return best;
-}
-
-let bruteQueries = 0;
+const [countText, msText, cpuText, nearestText] = bruteLine.slice('brute: '.length).split(' ');
+const count = Number(countText);
+const bruteMs = Number(msText);
+const bruteCpuMs = Number(cpuText);
+const nearest = nearestText!.split(',').map(Number);
 let disagreements = 0;
-let bruteMs = 0;
-let bruteCpuMs = 0;
-while (bruteMs < BRUTE_MS && bruteQueries < LOOKUPS) {
-  const q = query(4, bruteQueries);
-  const wall = performance.now();
-  const cpu = cpuMs();
-  const nearest = bruteNearest(q.hi, q.lo);
-  bruteMs += performance.now() - wall;
-  bruteCpuMs += cpuMs() - cpu;
-  const match = index.check({ hi: q.hi, lo: q.lo }, `lookup-${bruteQueries}`);
+for (let i = 0; i < nearest.length; i++) {
+  const q = query(4, i);
+  const match = index.check({ hi: q.hi, lo: q.lo }, `lookup-${i}`);
   const indexNearest = match === null ? 65 : match.distance;
-  if ((nearest <= params.distance ? nearest : 65) !== indexNearest) disagreements++;
-  bruteQueries++;
+  if ((nearest[i]! <= params.distance ? nearest[i]! : 65) !== indexNearest) disagreements++;
 }
+const bruteQueries = nearest.length;
 const brutePerS = (bruteQueries * 1000) / bruteMs;
 const bruteCpuPerS = (bruteQueries * 1000) / bruteCpuMs;
 log(
@@ -334,6 +386,7 @@ log(
 );
 
 index.close();
+const peak = memory().peak;
 const dbBytes = fileBytes(dbPath);
 if (!values.keep && !reuse) {
   if (dir !== null) rmSync(dir, { recursive: true, force: true });
@@ -342,5 +395,5 @@ if (!values.keep && !reuse) {
 
 log(
   `index: n=${N} checkinsert_per_s=${ops.perS} lookup_per_s=${lookups.perS} ` +
-    `bruteforce_lookup_per_s=${brutePerS.toFixed(1)} rss_mb=${mb(rss)} db_mb=${mb(dbBytes)}`,
+    `bruteforce_lookup_per_s=${brutePerS.toFixed(1)} rss_mb=${mb(peak)} db_mb=${mb(dbBytes)}`,
 );

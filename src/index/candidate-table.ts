@@ -60,7 +60,7 @@ export const MIN_BLOCK_WIDTH = 8;
 
 /**
  * Builds the table that suits the layout from every stored row (`feed` may be called twice):
- * PairedBlockTable for k = 0, 1, 3 (even block counts of ≥ 16 bits, reads memory in order),
+ * PairedBlockTable for k = 0, 1, 3 (blocks of 16 or 32 bits; 12 bytes per fingerprint at k = 3, reads memory in order),
  * BlockTable for the other k up to 7, LinearTable beyond.
  */
 export function buildCandidateTable(layout: BlockLayout, feed: StoredRowFeed, maxIdHint: number): CandidateTable {

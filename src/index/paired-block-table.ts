@@ -1,25 +1,28 @@
 /**
- * The block index for layouts of 2P blocks of at least 16 bits (k = 3: four 16-bit blocks; also k = 0
+ * The block index for layouts whose blocks are 16 or 32 bits wide (k = 3: four 16-bit blocks; k = 0
  * and k = 1: two 32-bit blocks), laid out so that a lookup reads memory in order instead of jumping
  * to a per-id array for every bucket neighbour (at 10M fingerprints that jump cost ~45 ns each, ~600
  * times per lookup).
  *
- * Blocks 0..P-1 are "primary": their buckets hold, per entry, the id and a 24-bit filter (the
- * fingerprint's halves XORed, folded to 24 bits). Blocks P..2P-1 are "secondary": their buckets hold
- * only the value of a partner primary block (block j's partner is block j - P).
+ * Block 0 is the "primary": its buckets hold, per entry, the id and a 24-bit filter (the fingerprint
+ * without its bucket-key bits, XOR-folded to 24 bits). Every other block is "secondary", paired with
+ * the primary: its buckets hold only the entry's block-0 value.
  *
  * Lookup of q, for a stored c within distance k. By pigeonhole c agrees with q on some block i.
- * - i primary: c is in q's bucket of i; its filter differs from q's in at most k bits (XOR-folding never
- *   adds differing bits), so it is listed.
- * - i secondary: c is in q's bucket of i, with its partner block value v; v differs from q's partner
- *   block in at most k bits, so the lookup then scans the partner's bucket for v, where c sits with its
- *   id and filter, and lists it as above.
- * A random bucket neighbour passes the 24-bit filter with probability ~1.4e-4 at k = 3 and the 16-bit
- * partner test with ~1.1e-2; the caller checks every listed id against the stored fingerprint.
+ * - i = 0: c is in q's primary bucket; outside the bucket key the two differ in at most k bits, and
+ *   XOR-folding never adds differing bits, so c's filter differs from q's in at most k bits: listed.
+ * - i secondary: c is in q's bucket of block i, with its block-0 value v; v differs from q's block 0 in
+ *   d0 ≤ k bits, so the lookup scans the primary bucket of v, where c sits with its id and filter.
+ *   Every entry of that bucket differs from q in at least dKey bits of the key (the bits where the
+ *   bucket's key and q's differ), so c's filter differs from q's in at most k - dKey bits: listed.
+ * A random bucket neighbour passes the filter with probability ≤ ~1.4e-4 at k = 3 (~1.8e-5 in a partner
+ * bucket, where dKey ≥ 1) and the 16-bit partner test with ~1.1e-2; the caller checks every listed id
+ * against the stored fingerprint.
  *
- * Memory at k = 3: 6 bytes per primary entry, 2 per secondary entry: 16 bytes per fingerprint, plus a
- * sixteenth of headroom and a delta area of 1/32 (at least 131,072 entries). Recent additions sit in a delta area (per-block chains,
- * with whole fingerprints, checked exactly) until it fills and is merged in place into the sorted base.
+ * Memory at k = 3: 6 bytes per primary entry, 2 per secondary entry: 12 bytes per fingerprint, plus
+ * room for two delta areas (1/32 each, at least 131,072 entries). Recent additions sit in the delta
+ * area (per-block chains, with whole fingerprints, checked exactly) until it fills and is merged in
+ * place into the sorted base.
  */
 import { popcount32 } from '../fingerprint/fingerprint-codec.js';
 import { blockValue, type BlockLayout } from './block-layout.js';
@@ -29,6 +32,8 @@ const MAX_BUCKET_BITS = 20;
 const ID_24 = 2 ** 24;
 /** Partner buckets remembered per lookup, so a bucket several secondary entries point to is read once. */
 const SCANNED_MAX = 64;
+/** Rows buffered by the build's placing pass, sorted by bucket before being written (bounded scratch). */
+const PLACE_CHUNK = 1 << 16;
 
 /**
  * Recent additions held in the delta area before a merge: 1/32 of the table, at least 131,072 (a merge
@@ -45,36 +50,34 @@ export interface PairedBlockTableOptions {
   readonly minDeltaCapacity?: number;
 }
 
-/** The 24-bit filter of a fingerprint: hi XOR lo, bits 24..31 folded onto bits 0..7. */
-function filter24(hi: number, lo: number): number {
-  const fold = (hi ^ lo) >>> 0;
-  return (fold ^ (fold >>> 24)) & 0xffffff;
+/** True for layouts this table serves: at least two blocks, each 16 or 32 bits wide (k = 0, 1, 3). */
+export function suitsPairedTable(layout: BlockLayout): boolean {
+  return layout.count >= 2 && layout.widths.every((w) => w === 16 || w === 32);
 }
 
-/** True for layouts this table serves: an even number of blocks, each at least 16 bits wide. */
-export function suitsPairedTable(layout: BlockLayout): boolean {
-  return layout.count % 2 === 0 && layout.widths.every((w) => w >= 16);
-}
+type Plane = Uint8Array | Uint16Array | Uint32Array;
 
 export class PairedBlockTable implements CandidateTable {
   readonly #distance: number;
   readonly #blocks: number;
-  readonly #primaries: number;
   readonly #starts: Int32Array;
   readonly #widths: Int32Array;
   readonly #shifts: Int32Array;
   readonly #bucketCounts: Int32Array;
+  /** Bits of hi outside the primary bucket key (the key is the top bits of block 0, which starts at bit 0). */
+  readonly #filterMask: number;
+  readonly #wideValues: boolean;
   #size = 0;
 
   // Base area, per block: entries of bucket key at [offsets[key], offsets[key + 1]).
   readonly #offsets: Uint32Array[];
-  // Primary blocks: id (16 + 8 (+ 8) bit planes) and filter (16 + 8 bit planes).
-  #idLo: Uint16Array[] = [];
-  #idHi: Uint8Array[] = [];
-  #idTop: Uint8Array[] | null = null;
-  #fLo: Uint16Array[] = [];
-  #fHi: Uint8Array[] = [];
-  // Secondary blocks (index j - P): the partner block's value.
+  // Primary block: id (16 + 8 (+ 8) bit planes) and filter (16 + 8 bit planes).
+  #idLo: Uint16Array = new Uint16Array(0);
+  #idHi: Uint8Array = new Uint8Array(0);
+  #idTop: Uint8Array | null = null;
+  #fLo: Uint16Array = new Uint16Array(0);
+  #fHi: Uint8Array = new Uint8Array(0);
+  // Secondary blocks (index j - 1): the entry's block-0 value.
   #partner: (Uint16Array | Uint32Array)[] = [];
   #baseCount = 0;
   #baseCapacity = 0;
@@ -96,12 +99,11 @@ export class PairedBlockTable implements CandidateTable {
   readonly #minDelta: number;
 
   constructor(layout: BlockLayout, options: PairedBlockTableOptions = {}) {
-    if (!suitsPairedTable(layout)) throw new Error('PairedBlockTable needs an even number of blocks of ≥ 16 bits');
+    if (!suitsPairedTable(layout)) throw new Error('PairedBlockTable needs blocks of 16 or 32 bits');
     const nb = layout.count;
     this.#minDelta = options.minDeltaCapacity ?? 1 << 17;
     this.#distance = layout.distance;
     this.#blocks = nb;
-    this.#primaries = nb / 2;
     this.#starts = Int32Array.from(layout.starts);
     this.#widths = Int32Array.from(layout.widths);
     this.#shifts = new Int32Array(nb);
@@ -111,6 +113,8 @@ export class PairedBlockTable implements CandidateTable {
       this.#shifts[b] = layout.widths[b]! - bits;
       this.#bucketCounts[b] = 2 ** bits;
     }
+    this.#filterMask = 0xffffffff >>> (this.#widths[0]! - this.#shifts[0]!);
+    this.#wideValues = this.#widths[0]! > 16;
     this.#offsets = [];
     this.#heads = [];
     this.#perBucket = [];
@@ -132,10 +136,9 @@ export class PairedBlockTable implements CandidateTable {
 
   /**
    * Builds the base from every stored row in two passes over `feed`: count per bucket, then place.
-   * Placing straight at each entry's bucket would scatter writes over all of memory (a cache and TLB
-   * miss per write at 10M rows), so the second pass appends each entry to its partition (the top bits
-   * of its bucket key: 256 partitions of 256 buckets at k = 3, written like 256 sequential streams)
-   * noting the key's low 8 bits, and each partition, small enough for the cache, is then sorted by them.
+   * Placing each entry straight at its bucket would scatter writes over all of memory (a cache and TLB
+   * miss per write at 10M rows), so the second pass buffers 65,536 rows at a time, sorts them by bucket
+   * (a counting sort) and writes them in address order. Scratch memory stays under 2 MB whatever the size.
    */
   static build(layout: BlockLayout, feed: StoredRowFeed, options: PairedBlockTableOptions = {}): PairedBlockTable {
     const table = new PairedBlockTable(layout, options);
@@ -150,74 +153,69 @@ export class PairedBlockTable implements CandidateTable {
     const deltaCapacity = deltaCapacityFor(n, table.#minDelta);
     table.#setDeltaCapacity(deltaCapacity);
     table.#allocate(n + 2 * deltaCapacity, maxId >= ID_24);
-    const lowBits = table.#bucketCounts.map((count) => Math.min(8, Math.log2(count)));
     const cursors: Uint32Array[] = [];
-    const lows: Uint8Array[] = [];
     for (let b = 0; b < nb; b++) {
       const offsets = table.#offsets[b]!;
       for (let key = 1; key < offsets.length; key++) offsets[key]! += offsets[key - 1]!;
-      const partitions = table.#bucketCounts[b]! >>> lowBits[b]!;
-      const cursor = new Uint32Array(partitions + 1);
-      for (let part = 0; part <= partitions; part++) cursor[part] = offsets[part << lowBits[b]!]!;
-      cursors.push(cursor);
-      lows.push(new Uint8Array(n));
+      cursors.push(offsets.slice(0, offsets.length - 1));
     }
+    const chunk = Math.min(PLACE_CHUNK, Math.max(1, n));
+    const ids = new Uint32Array(chunk);
+    const his = new Uint32Array(chunk);
+    const los = new Uint32Array(chunk);
+    const keys = new Uint32Array(chunk);
+    const order = new Uint32Array(chunk);
+    const counts = new Uint32Array(Math.max(...table.#bucketCounts) + 1);
+    let buffered = 0;
     let placed = 0;
+    const flush = () => {
+      for (let b = 0; b < nb; b++) table.#placeSorted(b, ids, his, los, buffered, keys, order, counts, cursors[b]!);
+      placed += buffered;
+      buffered = 0;
+    };
     feed((id, hi, lo) => {
-      for (let b = 0; b < nb; b++) {
-        const key = table.#keyOf(b, hi, lo);
-        const part = key >>> lowBits[b]!;
-        const cursor = cursors[b]!;
-        const at = cursor[part]!;
-        if (at >= table.#offsets[b]![(part + 1) << lowBits[b]!]!) {
-          throw new Error('PairedBlockTable.build: the rows changed between the two passes');
-        }
-        cursor[part] = at + 1;
-        lows[b]![at] = key & ((1 << lowBits[b]!) - 1);
-        table.#write(b, at, id, hi, lo);
-      }
-      placed++;
+      ids[buffered] = id;
+      his[buffered] = hi;
+      los[buffered] = lo;
+      if (++buffered === chunk) flush();
     });
+    if (buffered > 0) flush();
     if (placed !== n) throw new Error(`PairedBlockTable.build: ${n} rows in the first pass, ${placed} in the second`);
-    for (let b = 0; b < nb; b++) table.#sortPartitions(b, lows[b]!, lowBits[b]!);
     table.#baseCount = n;
     table.#size = n;
     return table;
   }
 
-  /** Sorts each partition of block b's base by the low key bits noted in `low` (a counting sort). */
-  #sortPartitions(b: number, low: Uint8Array, bits: number): void {
-    const offsets = this.#offsets[b]!;
-    const planes = this.#planesOf(b);
-    const partitions = this.#bucketCounts[b]! >>> bits;
-    let largest = 0;
-    for (let part = 0; part < partitions; part++) {
-      largest = Math.max(largest, offsets[(part + 1) << bits]! - offsets[part << bits]!);
+  /** Writes `count` buffered rows into block b's base, sorted by bucket (stable, so ids stay in feed order). */
+  #placeSorted(
+    b: number, ids: Uint32Array, his: Uint32Array, los: Uint32Array, count: number, keys: Uint32Array, order: Uint32Array,
+    counts: Uint32Array, cursor: Uint32Array,
+  ): void {
+    const buckets = this.#bucketCounts[b]!;
+    counts.fill(0, 0, buckets + 1);
+    for (let i = 0; i < count; i++) {
+      const key = this.#keyOf(b, his[i]!, los[i]!);
+      keys[i] = key;
+      counts[key + 1]!++;
     }
-    const dest = new Uint32Array(largest);
-    const cursor = new Uint32Array(1 << bits);
-    const scratch = planes.map((plane) => new (plane.constructor as new (n: number) => typeof plane)(largest));
-    for (let part = 0; part < partitions; part++) {
-      const first = part << bits;
-      const start = offsets[first]!;
-      const count = offsets[first + (1 << bits)]! - start;
-      if (count < 2) continue;
-      for (let l = 0; l < 1 << bits; l++) cursor[l] = offsets[first + l]! - start;
-      for (let i = 0; i < count; i++) dest[i] = cursor[low[start + i]!]!++;
-      for (let q = 0; q < planes.length; q++) {
-        const plane = planes[q]!;
-        const tmp = scratch[q]!;
-        for (let i = 0; i < count; i++) tmp[dest[i]!] = plane[start + i]!;
-        plane.set(tmp.subarray(0, count), start);
-      }
+    for (let key = 1; key <= buckets; key++) counts[key]! += counts[key - 1]!;
+    for (let i = 0; i < count; i++) order[counts[keys[i]!]!++] = i;
+    const offsets = this.#offsets[b]!;
+    for (let j = 0; j < count; j++) {
+      const i = order[j]!;
+      const key = keys[i]!;
+      const at = cursor[key]!;
+      if (at >= offsets[key + 1]!) throw new Error('PairedBlockTable.build: the rows changed between the two passes');
+      cursor[key] = at + 1;
+      this.#write(b, at, ids[i]!, his[i]!, los[i]!);
     }
   }
 
   /** The typed arrays holding block b's base entries. */
-  #planesOf(b: number): (Uint8Array | Uint16Array | Uint32Array)[] {
-    if (b >= this.#primaries) return [this.#partner[b - this.#primaries]!];
-    const planes: (Uint8Array | Uint16Array | Uint32Array)[] = [this.#idLo[b]!, this.#idHi[b]!, this.#fLo[b]!, this.#fHi[b]!];
-    if (this.#idTop !== null) planes.push(this.#idTop[b]!);
+  #planesOf(b: number): Plane[] {
+    if (b > 0) return [this.#partner[b - 1]!];
+    const planes: Plane[] = [this.#idLo, this.#idHi, this.#fLo, this.#fHi];
+    if (this.#idTop !== null) planes.push(this.#idTop);
     return planes;
   }
 
@@ -227,16 +225,14 @@ export class PairedBlockTable implements CandidateTable {
 
   get byteLength(): number {
     let bytes = this.#deltaIds.byteLength * 3 + this.#scanned.byteLength;
-    const arrays: ArrayBufferView[] = [
-      ...this.#offsets, ...this.#heads, ...this.#perBucket, ...this.#next, ...this.#idLo, ...this.#idHi, ...this.#fLo,
-      ...this.#fHi, ...this.#partner, ...(this.#idTop ?? []),
-    ];
+    const arrays: ArrayBufferView[] = [...this.#offsets, ...this.#heads, ...this.#perBucket, ...this.#next];
+    for (let b = 0; b < this.#blocks; b++) arrays.push(...this.#planesOf(b));
     for (const a of arrays) bytes += a.byteLength;
     return bytes;
   }
 
   add(id: number, hi: number, lo: number): void {
-    if (id >= ID_24 && this.#idTop === null) this.#idTop = this.#idLo.map(() => new Uint8Array(this.#baseCapacity));
+    if (id >= ID_24 && this.#idTop === null) this.#idTop = new Uint8Array(this.#baseCapacity);
     const slot = this.#deltaCount;
     this.#deltaIds[slot] = id;
     this.#deltaHi[slot] = hi;
@@ -255,9 +251,8 @@ export class PairedBlockTable implements CandidateTable {
 
   candidates(hi: number, lo: number, out: IdList): void {
     const nb = this.#blocks;
-    const primaries = this.#primaries;
     const k = this.#distance;
-    const f = filter24(hi, lo);
+    const f = this.#filterOf(hi, lo);
     const keys = this.#queryKeys;
     const values = this.#queryValues;
     for (let b = 0; b < nb; b++) {
@@ -265,14 +260,13 @@ export class PairedBlockTable implements CandidateTable {
       values[b] = value;
       keys[b] = value >>> this.#shifts[b]!;
     }
-    for (let p = 0; p < primaries; p++) this.#scanPrimary(p, keys[p]!, f, out);
+    const own = values[0]!;
+    const ownKey = keys[0]!;
+    const shift = this.#shifts[0]!;
+    this.#scanPrimary(ownKey, f, k, out);
     let scanned = 0;
-    for (let j = primaries; j < nb; j++) {
-      const p = j - primaries;
-      const partner = this.#partner[p]!;
-      const own = values[p]!;
-      const shift = this.#shifts[p]!;
-      const ownKey = keys[p]!;
+    for (let j = 1; j < nb; j++) {
+      const partner = this.#partner[j - 1]!;
       const offsets = this.#offsets[j]!;
       const end = offsets[keys[j]! + 1]!;
       for (let i = offsets[keys[j]!]!; i < end; i++) {
@@ -280,12 +274,11 @@ export class PairedBlockTable implements CandidateTable {
         if (popcount32((v ^ own) >>> 0) > k) continue;
         const key = v >>> shift;
         if (key === ownKey) continue; // that bucket was scanned above
-        const tag = p * 2 ** MAX_BUCKET_BITS + key;
         let seen = false;
-        for (let s = 0; s < scanned; s++) if (this.#scanned[s] === tag) seen = true;
+        for (let s = 0; s < scanned; s++) if (this.#scanned[s] === key) seen = true;
         if (seen) continue;
-        if (scanned < SCANNED_MAX) this.#scanned[scanned++] = tag;
-        this.#scanPrimary(p, key, f, out);
+        if (scanned < SCANNED_MAX) this.#scanned[scanned++] = key;
+        this.#scanPrimary(key, f, k - popcount32((key ^ ownKey) >>> 0), out);
       }
     }
     const deltaHi = this.#deltaHi;
@@ -299,18 +292,24 @@ export class PairedBlockTable implements CandidateTable {
     }
   }
 
-  #scanPrimary(p: number, key: number, f: number, out: IdList): void {
-    const offsets = this.#offsets[p]!;
+  /** Lists the entries of primary bucket `key` whose filter differs from `f` in at most `limit` bits. */
+  #scanPrimary(key: number, f: number, limit: number, out: IdList): void {
+    const offsets = this.#offsets[0]!;
     const end = offsets[key + 1]!;
-    const fLo = this.#fLo[p]!;
-    const fHi = this.#fHi[p]!;
-    const k = this.#distance;
+    const fLo = this.#fLo;
+    const fHi = this.#fHi;
     for (let i = offsets[key]!; i < end; i++) {
-      if (popcount32(((fLo[i]! | (fHi[i]! << 16)) ^ f) >>> 0) <= k) {
-        const top = this.#idTop === null ? 0 : this.#idTop[p]![i]! * ID_24;
-        out.push(top + (this.#idLo[p]![i]! | (this.#idHi[p]![i]! << 16)));
+      if (popcount32(((fLo[i]! | (fHi[i]! << 16)) ^ f) >>> 0) <= limit) {
+        const top = this.#idTop === null ? 0 : this.#idTop[i]! * ID_24;
+        out.push(top + (this.#idLo[i]! | (this.#idHi[i]! << 16)));
       }
     }
+  }
+
+  /** The 24-bit filter: the fingerprint without the primary key bits, XOR-folded (bits 24..31 onto 0..7). */
+  #filterOf(hi: number, lo: number): number {
+    const rest = ((hi & this.#filterMask) ^ lo) >>> 0;
+    return (rest ^ (rest >>> 24)) & 0xffffff;
   }
 
   #keyOf(block: number, hi: number, lo: number): number {
@@ -319,17 +318,15 @@ export class PairedBlockTable implements CandidateTable {
 
   /** Writes the entry of (id, hi, lo) at position `at` of block `b`'s base. */
   #write(b: number, at: number, id: number, hi: number, lo: number): void {
-    const primaries = this.#primaries;
-    if (b < primaries) {
-      this.#idLo[b]![at] = id & 0xffff;
-      this.#idHi[b]![at] = (id >>> 16) & 0xff;
-      if (this.#idTop !== null) this.#idTop[b]![at] = id >>> 24;
-      const f = filter24(hi, lo);
-      this.#fLo[b]![at] = f & 0xffff;
-      this.#fHi[b]![at] = f >>> 16;
+    if (b === 0) {
+      this.#idLo[at] = id & 0xffff;
+      this.#idHi[at] = (id >>> 16) & 0xff;
+      if (this.#idTop !== null) this.#idTop[at] = id >>> 24;
+      const f = this.#filterOf(hi, lo);
+      this.#fLo[at] = f & 0xffff;
+      this.#fHi[at] = f >>> 16;
     } else {
-      const p = b - primaries;
-      this.#partner[p]![at] = blockValue(hi, lo, this.#starts[p]!, this.#widths[p]!);
+      this.#partner[b - 1]![at] = blockValue(hi, lo, this.#starts[0]!, this.#widths[0]!);
     }
   }
 
@@ -345,37 +342,21 @@ export class PairedBlockTable implements CandidateTable {
   /** (Re)allocates the base planes for `capacity` entries per block, keeping the base entries. */
   #allocate(capacity: number, wide: boolean): void {
     const keep = this.#baseCount;
-    const grow = <T extends Uint8Array | Uint16Array | Uint32Array>(old: T | undefined, make: (n: number) => T): T => {
-      const fresh = make(capacity);
-      if (old !== undefined) fresh.set(old.subarray(0, keep) as never);
+    const grow = <T extends Plane>(old: T | null, fresh: T): T => {
+      if (old !== null) fresh.set(old.subarray(0, keep) as never);
       return fresh;
     };
-    const primaries = this.#primaries;
-    const idLo: Uint16Array[] = [];
-    const idHi: Uint8Array[] = [];
-    const fLo: Uint16Array[] = [];
-    const fHi: Uint8Array[] = [];
-    const partner: (Uint16Array | Uint32Array)[] = [];
-    const idTop: Uint8Array[] | null = wide || this.#idTop !== null ? [] : null;
-    for (let p = 0; p < primaries; p++) {
-      idLo.push(grow(this.#idLo[p], (n) => new Uint16Array(n)));
-      idHi.push(grow(this.#idHi[p], (n) => new Uint8Array(n)));
-      fLo.push(grow(this.#fLo[p], (n) => new Uint16Array(n)));
-      fHi.push(grow(this.#fHi[p], (n) => new Uint8Array(n)));
-      if (idTop !== null) idTop.push(grow(this.#idTop?.[p], (n) => new Uint8Array(n)));
-      const wideValues = this.#widths[p]! > 16;
-      partner.push(
-        wideValues
-          ? grow(this.#partner[p] as Uint32Array | undefined, (n) => new Uint32Array(n))
-          : grow(this.#partner[p] as Uint16Array | undefined, (n) => new Uint16Array(n)),
-      );
+    this.#idLo = grow(this.#idLo, new Uint16Array(capacity));
+    this.#idHi = grow(this.#idHi, new Uint8Array(capacity));
+    this.#fLo = grow(this.#fLo, new Uint16Array(capacity));
+    this.#fHi = grow(this.#fHi, new Uint8Array(capacity));
+    if (wide || this.#idTop !== null) this.#idTop = grow(this.#idTop, new Uint8Array(capacity));
+    for (let j = 1; j < this.#blocks; j++) {
+      const old = this.#partner[j - 1] ?? null;
+      this.#partner[j - 1] = this.#wideValues
+        ? grow(old as Uint32Array | null, new Uint32Array(capacity))
+        : grow(old as Uint16Array | null, new Uint16Array(capacity));
     }
-    this.#idLo = idLo;
-    this.#idHi = idHi;
-    this.#fLo = fLo;
-    this.#fHi = fHi;
-    this.#idTop = idTop;
-    this.#partner = partner;
     this.#baseCapacity = capacity;
   }
 
@@ -423,9 +404,7 @@ export class PairedBlockTable implements CandidateTable {
  * entries (`perBucket[key]`). Buckets only grow, so walking from the last bucket to the first never
  * overwrites an entry not yet moved. One loop per plane keeps the element accesses monomorphic.
  */
-function spreadPlane(
-  plane: Uint8Array | Uint16Array | Uint32Array, offsets: Uint32Array, perBucket: Uint32Array, baseCount: number, added: number,
-): void {
+function spreadPlane(plane: Plane, offsets: Uint32Array, perBucket: Uint32Array, baseCount: number, added: number): void {
   let shift = added;
   let oldEnd = baseCount;
   for (let key = perBucket.length - 1; key >= 0 && shift > 0; key--) {
