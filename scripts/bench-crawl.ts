@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheerioCrawler, Configuration, LogLevel, RequestQueue, log } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
+import type { CheerioCrawlingContext } from '@crawlee/cheerio';
 import { loadConfig } from '../src/config.js';
 import type { Config } from '../src/config.js';
 import { crawl } from '../src/crawl/crawl.js';
@@ -90,6 +91,35 @@ function stockConfig(dir: string): Configuration {
   return new Configuration({ storageClientOptions: { localDataDirectory: dir, persistStorage: true }, persistStorage: true });
 }
 
+/**
+ * Options shared by the plain and stock crawls: fixed concurrency, no sessions, and a handler that
+ * extracts each page and follows every in-scope link (no dedup).
+ */
+function extractingCrawlerOptions(
+  config: Config,
+  scope: ReturnType<typeof createCrawlScope>,
+  prefix: string,
+  level: LogLevel,
+  crawler: () => { addRequests: CheerioCrawler['addRequests'] },
+  onPage: () => void,
+) {
+  return {
+    maxConcurrency: config.crawl.concurrency,
+    minConcurrency: config.crawl.concurrency,
+    maxRequestRetries: 2,
+    useSessionPool: false,
+    persistCookiesPerSession: false,
+    statisticsOptions: { persistenceOptions: { enable: false } },
+    log: log.child({ prefix, level }),
+    requestHandler: async (context: CheerioCrawlingContext) => {
+      onPage();
+      const page = extractPage(context.$ as unknown as CheerioAPI, context.request.loadedUrl ?? context.request.url);
+      const links = page.links.filter((url) => inCrawlScope(scope, url)).map((url) => ({ url, crawlDepth: context.request.crawlDepth + 1 }));
+      if (links.length > 0) await crawler().addRequests(links, { waitForAllRequestsToBeAdded: true });
+    },
+  };
+}
+
 /** Plain crawl: neardup's fetch path and extraction, every in-scope link followed, no dedup. */
 async function plainRun(seeds: readonly string[], config: Config): Promise<{ pages: number }> {
   const dir = freshDir();
@@ -99,19 +129,7 @@ async function plainRun(seeds: readonly string[], config: Config): Promise<{ pag
   let fetched = 0;
   const crawler: PageCrawler = new PageCrawler({
     requestQueue: queue,
-    maxConcurrency: config.crawl.concurrency,
-    minConcurrency: config.crawl.concurrency,
-    maxRequestRetries: 2,
-    useSessionPool: false,
-    persistCookiesPerSession: false,
-    statisticsOptions: { persistenceOptions: { enable: false } },
-    log: log.child({ prefix: 'plain', level: LogLevel.ERROR }),
-    requestHandler: async (context) => {
-      fetched++;
-      const page = extractPage(context.$ as unknown as CheerioAPI, context.request.loadedUrl ?? context.request.url);
-      const links = page.links.filter((url) => inCrawlScope(scope, url)).map((url) => ({ url, crawlDepth: context.request.crawlDepth + 1 }));
-      if (links.length > 0) await crawler.addRequests(links, { waitForAllRequestsToBeAdded: true });
-    },
+    ...extractingCrawlerOptions(config, scope, 'plain', LogLevel.ERROR, () => crawler, () => fetched++),
   }, crawleeConfig, {
     userAgent: config.crawl.userAgent,
     maxPageBytes: config.crawl.maxPageBytes,
@@ -139,19 +157,7 @@ async function stockRun(seeds: readonly string[], config: Config): Promise<{ pag
   const crawleeConfig = stockConfig(dir);
   let fetched = 0;
   const crawler: CheerioCrawler = new CheerioCrawler({
-    maxConcurrency: config.crawl.concurrency,
-    minConcurrency: config.crawl.concurrency,
-    maxRequestRetries: 2,
-    useSessionPool: false,
-    persistCookiesPerSession: false,
-    statisticsOptions: { persistenceOptions: { enable: false } },
-    log: log.child({ prefix: 'stock', level: LogLevel.OFF }),
-    requestHandler: async (context) => {
-      fetched++;
-      const page = extractPage(context.$ as unknown as CheerioAPI, context.request.loadedUrl ?? context.request.url);
-      const links = page.links.filter((url) => inCrawlScope(scope, url)).map((url) => ({ url, crawlDepth: context.request.crawlDepth + 1 }));
-      if (links.length > 0) await crawler.addRequests(links, { waitForAllRequestsToBeAdded: true });
-    },
+    ...extractingCrawlerOptions(config, scope, 'stock', LogLevel.OFF, () => crawler, () => fetched++),
     failedRequestHandler: () => {
       fetched++;
     },

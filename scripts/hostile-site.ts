@@ -23,17 +23,9 @@ import iconv from 'iconv-lite';
 
 // ------------------------------------------------------------------ deterministic text
 
-/** mulberry32: a small seeded PRNG, so every run serves the same bytes. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.js';
+
+export { seededRandom };
 
 const SYLLABLES = [
   'ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'ze', 'pa', 'do', 'fi', 'gu', 'ha', 'je', 'ko', 'lu', 'ma',

@@ -35,6 +35,7 @@ import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
+import { seededRandom } from './seeded-random.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const { values: flags } = parseArgs({
@@ -51,18 +52,7 @@ if (!Number.isInteger(seed)) {
   process.exit(2);
 }
 
-/** mulberry32: a small seeded PRNG, so the set is the same on every machine. */
-function prng(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(seed);
+const random = seededRandom(seed);
 const pick = (n: number) => Math.floor(random() * n);
 
 interface Article {

@@ -13,6 +13,7 @@
 import { dailySamplePage, escapeHtml, loadDemoArticles, mainHost, mirrorHost, mirrorTimesPage } from './demo-site.js';
 import { startFixtureSite } from '../../test/helpers/fixture-site.js';
 import type { FixtureSite } from '../../test/helpers/fixture-site.js';
+import { seededRandom } from '../seeded-random.js';
 
 export interface GeneratedSiteOptions {
   /** Article pages in all, originals and mirrors (list and home pages not counted). @default 2000 */
@@ -32,18 +33,6 @@ export interface GeneratedSite {
   readonly mirrors: ReadonlyMap<string, string>;
   /** Every URL the site serves as a page (articles, lists, homes). */
   readonly allPages: readonly string[];
-}
-
-/** mulberry32: small, fast, seeded. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function vocabulary(): string[] {
@@ -82,7 +71,7 @@ export async function startGeneratedSite(options: GeneratedSiteOptions = {}): Pr
   const pages = options.pages ?? 2000;
   const mirrorCount = Math.round(pages * (options.mirrorShare ?? 0.2));
   const originalCount = pages - mirrorCount;
-  const random = prng(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const words = vocabulary();
   const site = await startFixtureSite({});
   const html = (body: string) => ({ body, headers: { 'content-type': 'text/html; charset=utf-8' } });
