@@ -61,6 +61,19 @@ function grow(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
   return out;
 }
 
+/**
+ * Class of the character at `i` plus 4 × (its width − 1): a surrogate pair is classified as one
+ * character of width 2; a lone surrogate separates.
+ */
+function classAt(text: string, i: number, n: number): number {
+  const unit = text.charCodeAt(i);
+  if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < n) {
+    const low = text.charCodeAt(i + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) return classify(text.slice(i, i + 2)) + 4;
+  }
+  return BMP_CLASS[unit]!;
+}
+
 /** Tokens of `text` as a table of ids and spans. Expects normalised text but accepts any string. */
 export function tokenTable(text: string): TokenTable {
   const n = text.length;
@@ -75,23 +88,56 @@ export function tokenTable(text: string): TokenTable {
   // Open addressing: slot → id + 1 (0: empty); kept at most half full.
   let slots = new Int32Array(Math.max(64, 1 << (32 - Math.clz32(starts.length))));
   let mask = slots.length - 1;
-
-  let start = -1;
-  let kind = SEPARATOR; // kind of the token being built: SEPARATOR (none), WORD or SOLO
   let lineBreaks = 0; // line breaks since the last token
 
-  const push = (end: number): void => {
+  let i = 0;
+  while (i < n) {
+    // Between tokens: separators (line breaks counted) and marks (dropped).
+    const first = classAt(text, i, n);
+    const cls = first & 3;
+    if (cls === SEPARATOR) {
+      const unit = text.charCodeAt(i);
+      if (unit === 0x0a || (unit === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) lineBreaks++;
+      else if (unit === 0x2029) lineBreaks += 2;
+      i += 1 + (first >>> 2);
+      continue;
+    }
+    if (cls === MARK) {
+      i += 1 + (first >>> 2);
+      continue;
+    }
+    // A token: a word runs over letters, digits and marks; a solo character takes its marks.
+    // FNV-1a over the token's code units as it is read, then a finaliser for the low bits.
+    const start = i;
+    let h = Math.imul(0x811c9dc5 ^ text.charCodeAt(i), 0x01000193);
+    if (first >= 4) h = Math.imul(h ^ text.charCodeAt(i + 1), 0x01000193);
+    i += 1 + (first >>> 2);
+    while (i < n) {
+      const unit = text.charCodeAt(i);
+      if (unit < 0xd800 || unit > 0xdfff) {
+        const c = BMP_CLASS[unit]!;
+        if (c !== MARK && (c !== WORD || cls !== WORD)) break;
+        h = Math.imul(h ^ unit, 0x01000193);
+        i++;
+      } else {
+        const next = classAt(text, i, n);
+        const c = next & 3;
+        if (c !== MARK && (c !== WORD || cls !== WORD)) break;
+        h = Math.imul(h ^ unit, 0x01000193);
+        if (next >= 4) h = Math.imul(h ^ text.charCodeAt(i + 1), 0x01000193);
+        i += 1 + (next >>> 2);
+      }
+    }
+    const end = i;
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    h ^= h >>> 12;
+
     if (lineBreaks >= 2 && count > 0 && (paragraphCount === 0 || paragraphEnds[paragraphCount - 1] !== count)) {
       if (paragraphCount === paragraphEnds.length) paragraphEnds = grow(paragraphEnds, paragraphCount);
       paragraphEnds[paragraphCount++] = count;
     }
     lineBreaks = 0;
-    // FNV-1a over the code units, then a finaliser for the low bits.
-    let h = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    h ^= h >>> 15;
-    h = Math.imul(h, 0x2c1b3c6d);
-    h ^= h >>> 12;
     const length = end - start;
     let slot = h & mask;
     let id = -1;
@@ -101,9 +147,9 @@ export function tokenTable(text: string): TokenTable {
       const candidate = entry - 1;
       if (hashes[candidate] === h && ends[candidate]! - starts[candidate]! === length) {
         const s = starts[candidate]!;
-        let i = 0;
-        while (i < length && text.charCodeAt(s + i) === text.charCodeAt(start + i)) i++;
-        if (i === length) {
+        let k = 0;
+        while (k < length && text.charCodeAt(s + k) === text.charCodeAt(start + k)) k++;
+        if (k === length) {
           id = candidate;
           break;
         }
@@ -125,51 +171,15 @@ export function tokenTable(text: string): TokenTable {
         slots = new Int32Array(slots.length * 2);
         mask = slots.length - 1;
         for (let j = 0; j < distinct; j++) {
-          let s = hashes[j]! & mask;
-          while (slots[s] !== 0) s = (s + 1) & mask;
-          slots[s] = j + 1;
+          let t = hashes[j]! & mask;
+          while (slots[t] !== 0) t = (t + 1) & mask;
+          slots[t] = j + 1;
         }
       }
     }
     if (count === ids.length) ids = grow(ids, count);
     ids[count++] = id;
-  };
-
-  for (let i = 0; i < n; i++) {
-    const unit = text.charCodeAt(i);
-    let cls: number;
-    let width = 1;
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < n) {
-      const low = text.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        cls = classify(text.slice(i, i + 2));
-        width = 2;
-      } else {
-        cls = SEPARATOR;
-      }
-    } else {
-      cls = BMP_CLASS[unit]!;
-    }
-    if (cls === WORD) {
-      if (kind === SOLO) push(i);
-      if (kind !== WORD) {
-        start = i;
-        kind = WORD;
-      }
-    } else if (cls === SOLO) {
-      if (kind !== SEPARATOR) push(i);
-      start = i;
-      kind = SOLO;
-    } else if (cls === SEPARATOR) {
-      if (kind !== SEPARATOR) push(i);
-      kind = SEPARATOR;
-      if (unit === 0x0a || (unit === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) lineBreaks++;
-      else if (unit === 0x2029) lineBreaks += 2;
-    }
-    // A mark extends the current token and is dropped between tokens.
-    i += width - 1;
   }
-  if (kind !== SEPARATOR) push(n);
   if (count > 0 && (paragraphCount === 0 || paragraphEnds[paragraphCount - 1] !== count)) {
     if (paragraphCount === paragraphEnds.length) paragraphEnds = grow(paragraphEnds, paragraphCount);
     paragraphEnds[paragraphCount++] = count;
