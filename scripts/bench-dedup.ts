@@ -14,7 +14,7 @@
  *   `dedup: docs=<n> docs_per_s=<..> peak_rss_mb=<..> baseline_docs_per_s=<..> speedup=<..> cpu_ms_per_doc=<..> baseline_cpu_ms_per_doc=<..> stored=<..> rejected=<..>`
  */
 import { execFile } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, renameSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -52,13 +52,34 @@ if (flags.child !== undefined) {
       yield entry;
     }
   }
+  // CPU time of each thread (main, workers, V8/libuv helpers), read from /proc while the workers
+  // still run (the last progress call comes after the last batch, before the pool closes).
+  let threads: Record<string, number> = {};
+  const threadCpu = () => {
+    const out: Record<string, number> = {};
+    let names: string[] = [];
+    try { names = readdirSync('/proc/self/task'); } catch { return out; }
+    for (const t of names) {
+      try {
+        const comm = readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim();
+        const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const ms = (Number(f[11]) + Number(f[12])) * 10; // utime + stime, in 10 ms ticks
+        if (ms > 0) out[t === String(process.pid) ? 'main' : `${comm}:${t}`] = ms;
+      } catch { /* the thread ended */ }
+    }
+    return out;
+  };
+  let calls = 0;
   const summary = await dedupEntries(limited(), {
     dataDir: flags.data!,
     config,
+    onProgress: (p) => { if (calls++ % 64 === 0 || p.documents >= limit) threads = threadCpu(); },
     ...(flags.child === 'inline' ? { inProcess: true } : { workers: Number(flags.workers) }),
   });
   const cpu = process.cpuUsage(); // every thread of the process: main and workers
-  process.stdout.write(`${JSON.stringify({ ...summary, problems: summary.problems.length, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  threads.main = threadCpu().main ?? 0;
+  process.stdout.write(`${JSON.stringify({ ...summary, problems: summary.problems.length, cpuMs: (cpu.user + cpu.system) / 1000, threads, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
   process.exit(0);
 }
 

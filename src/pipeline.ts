@@ -88,7 +88,7 @@ import { StorageError, ValidationError, describeValue } from './errors.js';
 import { extractPage, parseHtml } from './extract/extract-page.js';
 import { fingerprintToHex } from './fingerprint/fingerprint-codec.js';
 import { FingerprintIndex } from './index/fingerprint-index.js';
-import { CorpusWriter } from './store/corpus-writer.js';
+import { CorpusWriter, type CorpusRecord } from './store/corpus-writer.js';
 import { corpusFileName as corpusFile, databaseFileName as databaseFile } from './store/data-folder.js';
 import { StemCache as PageStemCache } from './text/stem-cache.js';
 import type { Decision, DocumentMeta, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
@@ -228,6 +228,12 @@ export interface PipelineOptions {
   readonly config: Config;
 }
 
+/** A page the index stored, with its id: its corpus line is due. */
+interface StoredPage {
+  readonly analyzed: AnalyzedPage;
+  readonly id: number;
+}
+
 function newCounters(): PipelineCounters {
   return { processed: 0, stored: 0, exact: 0, near: 0, skipped: 0, skippedBy: {}, errors: 0 };
 }
@@ -295,7 +301,10 @@ export class Pipeline {
     return decision;
   }
 
-  /** Like {@link commit} for many pages, with the index writes in one transaction. Decisions in input order. */
+  /**
+   * Like {@link commit} for many pages: the index writes in one transaction, then the corpus lines
+   * of the stored pages under one hold of the write lock, in one append. Decisions in input order.
+   */
   commitMany(pages: readonly AnalyzedPage[]): Decision[] {
     this.assertOpen();
     const decisions: (Decision | undefined)[] = new Array(pages.length);
@@ -308,11 +317,15 @@ export class Pipeline {
       positions.push(i);
     }
     const judged = candidates.length === 0 ? [] : this.index.checkAndInsertMany(candidates);
+    const stored: StoredPage[] = [];
     for (let j = 0; j < positions.length; j++) {
-      const i = positions[j]!;
-      decisions[i] = judged[j]!;
-      this.afterDecision(pages[i]!, judged[j]!);
+      const decision = judged[j]!;
+      decisions[positions[j]!] = decision;
+      if (decision.kind === 'stored') stored.push({ analyzed: pages[positions[j]!]!, id: decision.id });
     }
+    // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
+    this.writeCorpusLines(stored);
+    for (let j = 0; j < positions.length; j++) this.afterDecision(pages[positions[j]!]!, judged[j]!, false);
     for (let i = 0; i < pages.length; i++) decisions[i] ??= this.skip(pages[i]!);
     return decisions as Decision[];
   }
@@ -363,16 +376,12 @@ export class Pipeline {
     this.counters.skippedBy[reason] = (this.counters.skippedBy[reason] ?? 0) + 1;
   }
 
-  private afterDecision(analyzed: AnalyzedPage, decision: Decision): void {
+  /** Counts a decision and records the page's links; with `writeLine`, also writes a stored page's corpus line. */
+  private afterDecision(analyzed: AnalyzedPage, decision: Decision, writeLine = true): void {
     this.counters.processed++;
     if (decision.kind === 'stored') {
       this.counters.stored++;
-      // Under the index's write lock, after reading what other processes appended: two processes
-      // that meet the same stored document never both write its line (corpus-writer.ts, invariant 5).
-      this.index.exclusive(() => {
-        this.corpus.refresh();
-        if (!this.corpus.has(decision.id)) this.writeCorpusLine(analyzed, decision.id);
-      });
+      if (writeLine) this.writeCorpusLines([{ analyzed, id: decision.id }]);
     } else if (decision.kind === 'exact') {
       this.counters.exact++;
     } else if (decision.kind === 'near') {
@@ -385,23 +394,34 @@ export class Pipeline {
   }
 
   /**
-   * Writes a stored document's line, after its insert committed (corpus-writer.ts, invariant 1).
-   * The line is the database's record with the page's text; when the page was judged earlier (a
-   * line lost in a crash, invariant 4) and its text has changed since, nothing is written: the
-   * text that was judged is gone, and another text must not go out under its id.
+   * Writes the corpus lines of stored documents, after their inserts committed (corpus-writer.ts,
+   * invariant 1), in one append. Under the index's write lock, after reading what other processes
+   * appended: two processes that meet the same stored document never both write its line
+   * (invariant 5). A line is the database's record with the page's text; when the page was judged
+   * earlier (a line lost in a crash, invariant 4) and its text has changed since, nothing is
+   * written: the text that was judged is gone, and another text must not go out under its id.
    */
-  private writeCorpusLine(analyzed: AnalyzedPage, id: number): void {
-    const doc = this.index.get(id);
-    if (doc === undefined || doc.textHash !== analyzed.analysis?.textHash) return;
-    this.corpus.append({
-      id,
-      url: doc.url,
-      finalUrl: doc.finalUrl ?? null,
-      title: doc.title ?? '',
-      language: doc.language ?? 'und',
-      text: analyzed.text,
-      fingerprint: fingerprintToHex(doc.fingerprint),
-      fetchedAt: doc.fetchedAt === undefined ? null : new Date(doc.fetchedAt).toISOString(),
+  private writeCorpusLines(stored: readonly StoredPage[]): void {
+    if (stored.length === 0) return;
+    this.index.exclusive(() => {
+      this.corpus.refresh();
+      const records: CorpusRecord[] = [];
+      for (const { analyzed, id } of stored) {
+        if (this.corpus.has(id)) continue;
+        const doc = this.index.get(id);
+        if (doc === undefined || doc.textHash !== analyzed.analysis?.textHash) continue;
+        records.push({
+          id,
+          url: doc.url,
+          finalUrl: doc.finalUrl ?? null,
+          title: doc.title ?? '',
+          language: doc.language ?? 'und',
+          text: analyzed.text,
+          fingerprint: fingerprintToHex(doc.fingerprint),
+          fetchedAt: doc.fetchedAt === undefined ? null : new Date(doc.fetchedAt).toISOString(),
+        });
+      }
+      this.corpus.appendMany(records);
     });
   }
 

@@ -8,8 +8,8 @@
  * 2. No id appears twice: the writer knows the id of every line already in the file (read once
  *    on open, from the start of each line, where `id` is always written first) and refuses to
  *    write an id again.
- * 3. Each line is written whole, `\n` last, by one append. A crash can only leave the last line
- *    torn (no final `\n`); `open` truncates it away.
+ * 3. Lines are written whole, `\n` last, by one append (one line, or the lines of a committed
+ *    batch). A crash can only leave the last line torn (no final `\n`); `open` truncates it away.
  * 4. A stored document without its line (crash between the database commit and the append, or a
  *    torn line removed by 3) gets its line when its page is processed again: the index answers a
  *    URL seen before with its earlier decision, and the pipeline writes the line of any stored id
@@ -201,31 +201,66 @@ export class CorpusWriter {
 
   /** Appends the document's line; false (and nothing written) when its id is already there. */
   append(record: CorpusRecord): boolean {
+    return this.appendMany([record])[0]!;
+  }
+
+  /**
+   * Appends the lines of several documents with one write (whole lines, `\n` last: a crash can
+   * only tear the last of them, see invariant 3). A record whose id is already in the file, or
+   * earlier in `records`, is not written. Returns, per record, whether its line was written.
+   * On a write failure the file is cut back to where it ended, so no torn line is left between
+   * lines, and nothing counts as written.
+   */
+  appendMany(records: readonly CorpusRecord[]): boolean[] {
     if (this.fd === null) throw new StorageError(`Corpus file \`${this.path}\` is closed`);
-    if (!Number.isSafeInteger(record.id) || record.id < 0) {
-      throw new StorageError(`Expected a corpus record id to be a non-negative integer, got ${String(record.id)}`);
+    for (const record of records) {
+      if (!Number.isSafeInteger(record.id) || record.id < 0) {
+        throw new StorageError(`Expected a corpus record id to be a non-negative integer, got ${String(record.id)}`);
+      }
     }
-    if (this.ids.has(record.id)) return false;
-    // `id` first: `open` reads it from the start of the line without parsing the rest.
-    const line = Buffer.from(`${JSON.stringify({
-      id: record.id,
-      url: record.url,
-      finalUrl: record.finalUrl,
-      title: record.title,
-      language: record.language,
-      text: record.text,
-      fingerprint: record.fingerprint,
-      fetchedAt: record.fetchedAt,
-    })}\n`, 'utf8');
+    const written: boolean[] = new Array<boolean>(records.length).fill(false);
+    const batchIds = new Set<number>();
+    let text = '';
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i]!;
+      if (this.ids.has(record.id) || batchIds.has(record.id)) continue;
+      batchIds.add(record.id);
+      written[i] = true;
+      // `id` first: `open` reads it from the start of the line without parsing the rest.
+      text += `${JSON.stringify({
+        id: record.id,
+        url: record.url,
+        finalUrl: record.finalUrl,
+        title: record.title,
+        language: record.language,
+        text: record.text,
+        fingerprint: record.fingerprint,
+        fetchedAt: record.fetchedAt,
+      })}\n`;
+    }
+    if (batchIds.size === 0) return written;
+    const bytes = Buffer.from(text, 'utf8');
+    const fd = this.fd;
+    let end: number;
     try {
-      let written = 0;
-      while (written < line.length) written += writeSync(this.fd, line, written, line.length - written);
+      end = fstatSync(fd).size;
     } catch (error) {
+      throw new StorageError(`Cannot read corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
+    }
+    try {
+      let done = 0;
+      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+    } catch (error) {
+      // Bytes of a failed write may have reached the file: cut them so the next line does not
+      // follow a torn one (best effort; `open` cuts a torn last line anyway).
+      try {
+        ftruncateSync(fd, end);
+      } catch { /* the write error is what to report */ }
       throw new StorageError(`Cannot write to corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
     }
-    this.ids.add(record.id);
-    this.scanned += line.length;
-    return true;
+    for (const id of batchIds) this.ids.add(id);
+    this.scanned += bytes.length;
+    return written;
   }
 
   /** Flushes to disk and closes. Safe to call twice. */

@@ -60,6 +60,43 @@ describe('CorpusWriter', () => {
     expect(lines().map((line) => (JSON.parse(line) as CorpusRecord).id)).toEqual([7, 8]);
   });
 
+  it('appends many lines at once, skipping ids already written or repeated in the batch', () => {
+    const writer = CorpusWriter.open(path);
+    writer.append(record(1));
+    expect(writer.appendMany([record(2), record(1, 'again'), record(3), record(2, 'twice'), record(4)])).toEqual([true, false, true, false, true]);
+    expect(writer.appendMany([])).toEqual([]);
+    expect(writer.appendMany([record(3)])).toEqual([false]);
+    expect(writer.size).toBe(4);
+    writer.close();
+    expect(lines().map((line) => JSON.parse(line) as CorpusRecord)).toEqual([record(1), record(2), record(3), record(4)]);
+    const reopened = CorpusWriter.open(path);
+    expect(reopened.openReport).toEqual({ lines: 4, truncatedBytes: 0, unreadableLines: 0 });
+    reopened.close();
+  });
+
+  it('sees lines another writer appended once it refreshes', () => {
+    const first = CorpusWriter.open(path);
+    const second = CorpusWriter.open(path);
+    first.appendMany([record(1), record(2)]);
+    expect(second.has(2)).toBe(false);
+    second.refresh();
+    expect(second.has(1) && second.has(2)).toBe(true);
+    expect(second.appendMany([record(2), record(3)])).toEqual([false, true]);
+    first.refresh();
+    expect(first.has(3)).toBe(true);
+    first.close();
+    second.close();
+    expect(lines().map((line) => (JSON.parse(line) as CorpusRecord).id)).toEqual([1, 2, 3]);
+  });
+
+  it('refuses a batch with a bad id before writing any of it', () => {
+    const writer = CorpusWriter.open(path);
+    expect(() => writer.appendMany([record(1), { ...record(2), id: -2 }])).toThrow(StorageError);
+    expect(writer.size).toBe(0);
+    writer.close();
+    expect(readFileSync(path, 'utf8')).toBe('');
+  });
+
   it('cuts a torn last line on open and reports it', () => {
     const writer = CorpusWriter.open(path);
     writer.append(record(1));
