@@ -273,7 +273,8 @@ if (index.stats().stored < N) {
 }
 const memOpened = memory();
 log(
-  `open: reopen + in-memory build ${(opened.ms / 1000).toFixed(2)} s [${(opened.cpu / 1000).toFixed(2)} s CPU], ` +
+  `open: reopen + in-memory build ${(opened.ms / 1000).toFixed(2)} s [${(opened.cpu / 1000).toFixed(2)} s CPU] ` +
+    `in ${index.buildPasses} pass${index.buildPasses === 1 ? ' (saved bucket counts)' : 'es'} over the documents, ` +
     `table ${mb(index.memoryBytes)} MB (${(index.memoryBytes / index.stats().stored).toFixed(1)} B/fingerprint)`,
 );
 

@@ -20,8 +20,10 @@
  * URLs are found through a Bloom filter of every URL key (url-filter.ts: a new URL costs no disk read),
  * the in-memory tail of the newest URL keys (url-tail.ts) and the url_index table the tail is merged
  * into, sorted, every 262,144 documents. The in-memory view (table, tail, filter) is built on the first
- * lookup, write or getByUrl (about 15 s at 10M documents); stored(), rejected(), skipped(), stats()
- * and inLinkCounts() read SQLite only, so reports need not build it.
+ * lookup, write or getByUrl: one pass over the documents table when the bucket counts saved in it
+ * (bucket_counts, refreshed by write transactions as the index grows) cover most documents, two
+ * otherwise. stored(), rejected(), skipped(), stats() and inLinkCounts() read SQLite only, so reports
+ * need not build it.
  */
 import Database from 'better-sqlite3';
 import { IndexError, NeardupError, ValidationError, describeValue } from '../errors.js';
@@ -31,10 +33,14 @@ import type {
   StoredDocument,
 } from '../types.js';
 import { blockLayout, blockValue, type BlockLayout } from './block-layout.js';
-import { IdList, buildCandidateTable, type CandidateTable } from './candidate-table.js';
+import { IdList, buildCandidateTable, type CandidateTable, type StoredRowFeed } from './candidate-table.js';
 import {
-  APPLICATION_ID, SCHEMA_VERSION, assertSameParams, blockColumns, paramsToJson, schemaStatements, validateParams,
+  APPLICATION_ID, BUCKET_COUNTS_TABLE, SCHEMA_VERSION, assertSameParams, blockColumns, paramsToJson, schemaStatements,
+  validateParams,
 } from './index-schema.js';
+import {
+  BucketCountsMismatch, PairedBlockTable, bucketCountsLength, countRows, suitsPairedTable,
+} from './paired-block-table.js';
 import { URL_KEY_VERSION, urlKey } from './url-key.js';
 import { UrlFilter } from './url-filter.js';
 import { UrlTail } from './url-tail.js';
@@ -53,6 +59,12 @@ export interface IndexOptions {
    * index (see url-tail.ts). @default 262144
    */
   readonly urlMergeThreshold?: number;
+  /**
+   * Documents the index must hold before a write transaction saves the in-memory table's bucket counts
+   * (and again after each further sixteenth), so that opening builds the table in one pass over SQLite
+   * instead of two. @default 262144
+   */
+  readonly saveCountsAfter?: number;
 }
 
 /** A stored document a fingerprint matches. */
@@ -248,6 +260,7 @@ export class FingerprintIndex {
   readonly #db: Database.Database;
   readonly #busyTimeoutMs: number;
   readonly #urlMergeThreshold: number;
+  readonly #saveCountsAfter: number;
   readonly #candidates = new IdList();
   readonly #urlIds = new IdList(4);
   /** In-memory view of the stored fingerprints; null until first needed (or after a failed write). */
@@ -263,6 +276,10 @@ export class FingerprintIndex {
   /** The current write transaction added this connection's own rows to the table. */
   #dirty = false;
   #closed = false;
+  /** Documents up to this id are covered by the bucket counts saved in the database (0: none). */
+  #countsSavedUpTo = 0;
+  /** Full passes over the documents table the last in-memory build took (0: not built yet). */
+  #buildPasses = 0;
   /** Counter changes of the current write transaction, written once at its end. */
   readonly #pending = { stored: 0, exact: 0, near: 0, skipped: 0 };
 
@@ -300,10 +317,11 @@ export class FingerprintIndex {
 
   private constructor(
     path: string, db: Database.Database, params: FingerprintParams, readonly: boolean, busyTimeoutMs: number,
-    urlMergeThreshold: number,
+    urlMergeThreshold: number, saveCountsAfter: number,
   ) {
     this.path = path;
     this.#urlMergeThreshold = urlMergeThreshold;
+    this.#saveCountsAfter = saveCountsAfter;
     this.#db = db;
     this.params = params;
     this.layout = blockLayout(params.distance);
@@ -362,6 +380,7 @@ export class FingerprintIndex {
       this.#syncUrlIndex();
       const result = body();
       this.#flushCounts();
+      this.#saveBucketCounts();
       if (this.#tail!.size >= this.#urlMergeThreshold) this.#mergeUrls();
       return result;
     });
@@ -419,6 +438,10 @@ export class FingerprintIndex {
         `Expected \`urlMergeThreshold\` to be an integer 1–16777216, got ${describeValue(urlMergeThreshold)}`,
       );
     }
+    const saveCountsAfter = options.saveCountsAfter ?? 262_144;
+    if (!Number.isInteger(saveCountsAfter) || saveCountsAfter < 1 || saveCountsAfter > 2 ** 32) {
+      throw new ValidationError(`Expected \`saveCountsAfter\` to be an integer 1–4294967296, got ${describeValue(saveCountsAfter)}`);
+    }
     const db = connect(path, readonly, busyTimeoutMs);
     try {
       if (!readonly) {
@@ -445,7 +468,7 @@ export class FingerprintIndex {
       };
       if (readonly) setUp();
       else db.transaction(setUp).immediate();
-      return new FingerprintIndex(path, db, params, readonly, busyTimeoutMs, urlMergeThreshold);
+      return new FingerprintIndex(path, db, params, readonly, busyTimeoutMs, urlMergeThreshold, saveCountsAfter);
     } catch (error) {
       db.close();
       throw error instanceof NeardupError ? error : new IndexError(describeFailure(error, path, busyTimeoutMs), { cause: error });
@@ -621,6 +644,15 @@ export class FingerprintIndex {
     return (this.#table?.byteLength ?? 0) + (this.#tail?.byteLength ?? 0) + (this.#filter?.byteLength ?? 0);
   }
 
+  /**
+   * Full passes over the documents table the in-memory build took: 1 when saved bucket counts were
+   * used (plus a short pass over the documents added since they were saved), 2 otherwise, 0 before
+   * the first lookup or write.
+   */
+  get buildPasses(): number {
+    return this.#buildPasses;
+  }
+
   /** Closes the database. Further calls throw IndexError. */
   close(): void {
     if (this.#closed) return;
@@ -664,21 +696,38 @@ export class FingerprintIndex {
     try {
       const maxId = Number(this.#sql.maxId.get());
       if (maxId >= 2 ** 32) throw new IndexError(`Index \`${this.path}\` has ids beyond 2^32, more than this index supports`);
-      const filter = new UrlFilter(maxId * 1.25);
-      let pass = 0;
-      const table = buildCandidateTable(
-        this.layout,
-        (visit) => {
-          pass++;
-          for (const words of this.#chunks(this.#sql.rowChunk, maxId)) {
-            for (let i = 0; i + 4 < words.length; i += 5) {
-              if (pass === 1) filter.add(words[i + 4]!);
-              if (words[i + 1] === 1) visit(words[i]!, words[i + 2]!, words[i + 3]!);
-            }
+      let filter = new UrlFilter(maxId * 1.25);
+      /** The stored rows with ids in (from, maxId]; with `keys`, every row's URL key also goes into the filter. */
+      const rows = (from: number, keys: boolean): StoredRowFeed => (visit) => {
+        for (const words of this.#chunks(this.#sql.rowChunk, from, maxId)) {
+          for (let i = 0; i + 4 < words.length; i += 5) {
+            if (keys) filter.add(words[i + 4]!);
+            if (words[i + 1] === 1) visit(words[i]!, words[i + 2]!, words[i + 3]!);
           }
-        },
-        maxId,
-      );
+        }
+      };
+      const twoPasses = (): CandidateTable => {
+        let pass = 0;
+        return buildCandidateTable(this.layout, (visit) => rows(0, ++pass === 1)(visit), maxId);
+      };
+      let table: CandidateTable | null = null;
+      const saved = suitsPairedTable(this.layout) ? this.#readBucketCounts(maxId) : null;
+      if (saved !== null) {
+        try {
+          countRows(this.layout, rows(saved.upTo, false), saved.counts);
+          table = PairedBlockTable.build(this.layout, rows(0, true), { counts: saved.counts });
+          this.#countsSavedUpTo = saved.upTo;
+          this.#buildPasses = 1;
+        } catch (error) {
+          // Counts that do not fit the rows (a damaged row of bucket_counts): build from the rows alone.
+          if (!(error instanceof BucketCountsMismatch)) throw error;
+          filter = new UrlFilter(maxId * 1.25);
+        }
+      }
+      if (table === null) {
+        table = twoPasses();
+        this.#buildPasses = 2;
+      }
       this.#filter = filter;
       this.#lastSeenId = maxId;
       this.#tail = new UrlTail();
@@ -691,11 +740,48 @@ export class FingerprintIndex {
     }
   }
 
+  /** The bucket counts saved for this layout, if any, covering documents up to `upTo` ≤ maxId. */
+  #readBucketCounts(maxId: number): { upTo: number; counts: Uint32Array } | null {
+    const exists = this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bucket_counts'").pluck().get();
+    if (exists === undefined) return null;
+    const row = this.#db.prepare('SELECT up_to, counts FROM bucket_counts WHERE layout = ?').raw().get(layoutKey(this.layout)) as
+      | [number, Buffer]
+      | undefined;
+    if (row === undefined) return null;
+    const [upTo, blob] = row;
+    const length = bucketCountsLength(this.layout);
+    if (!Number.isSafeInteger(upTo) || upTo < 0 || upTo > maxId || !Buffer.isBuffer(blob) || blob.length !== length * 4) return null;
+    const counts = new Uint32Array(length);
+    Buffer.from(counts.buffer).set(blob);
+    return { upTo, counts };
+  }
+
+  /**
+   * Inside a write transaction: saves the table's bucket counts (of every stored document up to
+   * #lastSeenId, this transaction's included, so they commit or roll back together) once the index has
+   * grown enough since the last save. Another process may have saved newer ones: the larger up_to wins.
+   */
+  #saveBucketCounts(): void {
+    const table = this.#table;
+    const upTo = this.#lastSeenId;
+    if (!(table instanceof PairedBlockTable) || upTo < this.#saveCountsAfter) return;
+    if (upTo - this.#countsSavedUpTo < Math.max(this.#saveCountsAfter, this.#countsSavedUpTo / 16)) return;
+    const counts = table.bucketCounts();
+    this.#db.exec(BUCKET_COUNTS_TABLE);
+    this.#db
+      .prepare(
+        `INSERT INTO bucket_counts (layout, up_to, counts) VALUES (?, ?, ?)
+         ON CONFLICT (layout) DO UPDATE SET up_to = excluded.up_to, counts = excluded.counts WHERE excluded.up_to > bucket_counts.up_to`,
+      )
+      .run(layoutKey(this.layout), upTo, Buffer.from(counts.buffer, counts.byteOffset, counts.byteLength));
+    this.#countsSavedUpTo = upTo;
+  }
+
   /** The 32-bit words of a hex-packed chunk statement, id range by id range up to `maxId`. */
-  *#chunks(statement: Statement, maxId: number): Generator<Uint32Array> {
+  *#chunks(statement: Statement, after: number, maxId: number): Generator<Uint32Array> {
     // One buffer for every chunk (up to 6 words a row); Buffer.alloc is never pooled, so it is 4-byte aligned.
     const bytes = Buffer.alloc(CHUNK_IDS * 6 * 4);
-    for (let from = 0; from < maxId; from += CHUNK_IDS) {
+    for (let from = after; from < maxId; from += CHUNK_IDS) {
       const hex = statement.get(from, Math.min(maxId, from + CHUNK_IDS)) as string | null;
       if (hex === null) continue;
       const length = bytes.write(hex, 0, 'hex');
@@ -709,7 +795,7 @@ export class FingerprintIndex {
     if (this.#filter === null || !this.#filter.full) return;
     const upTo = this.#lastSeenId;
     const filter = new UrlFilter(upTo * 2);
-    for (const words of this.#chunks(this.#sql.keyChunk, upTo)) for (const key of words) filter.add(key);
+    for (const words of this.#chunks(this.#sql.keyChunk, 0, upTo)) for (const key of words) filter.add(key);
     this.#filter = filter;
   }
 
@@ -882,6 +968,11 @@ export class FingerprintIndex {
       after = rows[rows.length - 1]!.id;
     }
   }
+}
+
+/** The key of a layout's row in bucket_counts: its block widths. */
+function layoutKey(layout: BlockLayout): string {
+  return layout.widths.join(',');
 }
 
 /** Opens the SQLite connection, turning failures into one-line IndexErrors. */

@@ -12,6 +12,11 @@
  * counters    rows per kind (stats() without a table scan) and url_indexed_to, kept in step by every
  *             write transaction.
  * meta        params (JSON), block layout, URL key version, schema version, creation time.
+ * bucket_counts  per block layout (its widths), the in-memory table's bucket counts of every stored
+ *             document with id ≤ up_to (native-endian 32-bit counts), so that opening builds the table in
+ *             one pass over documents instead of two. A cache: rows never change once written, so the
+ *             counts stay true; counts that do not fit the rows are ignored. Created on first save in
+ *             databases made before it existed.
  * Views stored_documents and rejected_documents are there for people reading the file with sqlite3.
  */
 import { ParameterMismatchError, ValidationError, describeValue } from '../errors.js';
@@ -23,6 +28,10 @@ import { assertDistance, type BlockLayout } from './block-layout.js';
 export const APPLICATION_ID = 0x6e647570;
 /** PRAGMA user_version of the schema this code writes. */
 export const SCHEMA_VERSION = 1;
+
+/** The bucket_counts table (see the module comment); IF NOT EXISTS, for databases made before it. */
+export const BUCKET_COUNTS_TABLE =
+  'CREATE TABLE IF NOT EXISTS bucket_counts (layout TEXT PRIMARY KEY, up_to INTEGER NOT NULL, counts BLOB NOT NULL) WITHOUT ROWID';
 
 /** Names of the block columns: b0, b1, ... */
 export function blockColumns(layout: BlockLayout): string[] {
@@ -59,6 +68,7 @@ ${blocks}
     `CREATE TABLE links (to_url TEXT NOT NULL, from_url TEXT NOT NULL, PRIMARY KEY (to_url, from_url)) WITHOUT ROWID`,
     `CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID`,
     `INSERT INTO counters (name, value) VALUES ('stored', 0), ('exact', 0), ('near', 0), ('skipped', 0), ('url_indexed_to', 0)`,
+    BUCKET_COUNTS_TABLE,
     `CREATE VIEW stored_documents AS SELECT * FROM documents WHERE kind = 'stored'`,
     `CREATE VIEW rejected_documents AS SELECT * FROM documents WHERE kind <> 'stored'`,
     `PRAGMA application_id = ${APPLICATION_ID}`,

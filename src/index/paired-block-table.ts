@@ -20,7 +20,7 @@
  * against the stored fingerprint.
  *
  * Memory at k = 3: 6 bytes per primary entry, 2 per secondary entry: 12 bytes per fingerprint, plus
- * room for two delta areas (1/32 each, at least 131,072 entries). Recent additions sit in the delta
+ * room for two delta areas (1/64 each, at least 131,072 entries). Recent additions sit in the delta
  * area (per-block chains, with whole fingerprints, checked exactly) until it fills and is merged in
  * place into the sorted base.
  */
@@ -36,18 +36,56 @@ const SCANNED_MAX = 64;
 const PLACE_CHUNK = 1 << 16;
 
 /**
- * Recent additions held in the delta area before a merge: 1/32 of the table, at least 131,072 (a merge
+ * Recent additions held in the delta area before a merge: 1/64 of the table, at least 131,072 (a merge
  * moves the whole base, so a small delta area makes small tables merge too often; 131,072 slots are
- * 3.5 MB and chains of two per bucket at k = 3).
+ * 3.5 MB and chains of two per bucket at k = 3). A slot and its room in the base cost ~52 bytes, so
+ * 1/64 is ~0.8 bytes per fingerprint; a merge moves the base (~120 MB at 10M) once per 1/64 of growth.
  */
 function deltaCapacityFor(size: number, minimum: number): number {
-  return Math.min(1 << 20, Math.max(minimum, size >>> 5));
+  return Math.min(1 << 20, Math.max(minimum, size >>> 6));
 }
 
 /** Tuning of a PairedBlockTable (tests shrink the delta area to exercise merges). */
 export interface PairedBlockTableOptions {
   /** Smallest delta area. @default 131072 */
   readonly minDeltaCapacity?: number;
+  /**
+   * Bucket counts of exactly the rows `feed` will visit (see countRows), to build in one pass over the
+   * feed instead of two. Counts that do not match the rows make build throw BucketCountsMismatch.
+   */
+  readonly counts?: Uint32Array;
+}
+
+/** Thrown by build when the rows do not fit the bucket counts (given ones, or those of its first pass). */
+export class BucketCountsMismatch extends Error {
+  override readonly name = 'BucketCountsMismatch';
+}
+
+/** Length of a layout's bucket-count array: one count per bucket of every block, block after block. */
+export function bucketCountsLength(layout: BlockLayout): number {
+  let total = 0;
+  for (const width of layout.widths) total += 2 ** Math.min(width, MAX_BUCKET_BITS);
+  return total;
+}
+
+/** Adds to `counts` (bucketCountsLength(layout) long) the bucket of every block of every row of `feed`. */
+export function countRows(layout: BlockLayout, feed: StoredRowFeed, counts: Uint32Array): void {
+  const nb = layout.count;
+  const starts = Int32Array.from(layout.starts);
+  const widths = Int32Array.from(layout.widths);
+  const shifts = new Int32Array(nb);
+  const bases = new Int32Array(nb);
+  let base = 0;
+  for (let b = 0; b < nb; b++) {
+    const bits = Math.min(widths[b]!, MAX_BUCKET_BITS);
+    shifts[b] = widths[b]! - bits;
+    bases[b] = base;
+    base += 2 ** bits;
+  }
+  if (counts.length !== base) throw new RangeError(`countRows: expected ${base} counts, got ${counts.length}`);
+  feed((_id, hi, lo) => {
+    for (let b = 0; b < nb; b++) counts[bases[b]! + (blockValue(hi, lo, starts[b]!, widths[b]!) >>> shifts[b]!)]!++;
+  });
 }
 
 /** True for layouts this table serves: at least two blocks, each 16 or 32 bits wide (k = 0, 1, 3). */
@@ -135,7 +173,8 @@ export class PairedBlockTable implements CandidateTable {
   }
 
   /**
-   * Builds the base from every stored row in two passes over `feed`: count per bucket, then place.
+   * Builds the base from every stored row in two passes over `feed`: count per bucket, then place (one
+   * pass when `options.counts` gives the counts already, as saved from bucketCounts() of an earlier table).
    * Placing each entry straight at its bucket would scatter writes over all of memory (a cache and TLB
    * miss per write at 10M rows), so the second pass buffers 65,536 rows at a time, sorts them by bucket
    * (a counting sort) and writes them in address order. Scratch memory stays under 2 MB whatever the size.
@@ -143,44 +182,50 @@ export class PairedBlockTable implements CandidateTable {
   static build(layout: BlockLayout, feed: StoredRowFeed, options: PairedBlockTableOptions = {}): PairedBlockTable {
     const table = new PairedBlockTable(layout, options);
     const nb = table.#blocks;
-    let n = 0;
-    let maxId = 0;
-    feed((id, hi, lo) => {
-      for (let b = 0; b < nb; b++) table.#offsets[b]![table.#keyOf(b, hi, lo) + 1]!++;
-      n++;
-      if (id > maxId) maxId = id;
-    });
-    const deltaCapacity = deltaCapacityFor(n, table.#minDelta);
-    table.#setDeltaCapacity(deltaCapacity);
-    table.#allocate(n + 2 * deltaCapacity, maxId >= ID_24);
-    const cursors: Uint32Array[] = [];
+    const counts = options.counts ?? new Uint32Array(bucketCountsLength(layout));
+    if (options.counts === undefined) countRows(layout, feed, counts);
+    else if (counts.length !== bucketCountsLength(layout)) {
+      throw new BucketCountsMismatch(`${counts.length} bucket counts for a layout of ${bucketCountsLength(layout)} buckets`);
+    }
+    let n = -1;
+    let base = 0;
     for (let b = 0; b < nb; b++) {
       const offsets = table.#offsets[b]!;
-      for (let key = 1; key < offsets.length; key++) offsets[key]! += offsets[key - 1]!;
-      cursors.push(offsets.slice(0, offsets.length - 1));
+      for (let key = 0; key < table.#bucketCounts[b]!; key++) offsets[key + 1] = offsets[key]! + counts[base + key]!;
+      base += table.#bucketCounts[b]!;
+      const rows = offsets[offsets.length - 1]!;
+      if (n !== -1 && rows !== n) throw new BucketCountsMismatch(`bucket counts of ${n} rows in block 0, ${rows} in block ${b}`);
+      n = rows;
     }
+    // Ids of 2^24 and above need the third id plane; the rows are not known yet, so it is added on the first such id.
+    const deltaCapacity = deltaCapacityFor(n, table.#minDelta);
+    table.#setDeltaCapacity(deltaCapacity);
+    table.#allocate(n + 2 * deltaCapacity, false);
+    const cursors: Uint32Array[] = [];
+    for (let b = 0; b < nb; b++) cursors.push(table.#offsets[b]!.slice(0, table.#offsets[b]!.length - 1));
     const chunk = Math.min(PLACE_CHUNK, Math.max(1, n));
     const ids = new Uint32Array(chunk);
     const his = new Uint32Array(chunk);
     const los = new Uint32Array(chunk);
     const keys = new Uint32Array(chunk);
     const order = new Uint32Array(chunk);
-    const counts = new Uint32Array(Math.max(...table.#bucketCounts) + 1);
+    const sortCounts = new Uint32Array(Math.max(...table.#bucketCounts) + 1);
     let buffered = 0;
     let placed = 0;
     const flush = () => {
-      for (let b = 0; b < nb; b++) table.#placeSorted(b, ids, his, los, buffered, keys, order, counts, cursors[b]!);
+      for (let b = 0; b < nb; b++) table.#placeSorted(b, ids, his, los, buffered, keys, order, sortCounts, cursors[b]!);
       placed += buffered;
       buffered = 0;
     };
     feed((id, hi, lo) => {
+      if (id >= ID_24 && table.#idTop === null) table.#idTop = new Uint8Array(table.#baseCapacity);
       ids[buffered] = id;
       his[buffered] = hi;
       los[buffered] = lo;
       if (++buffered === chunk) flush();
     });
     if (buffered > 0) flush();
-    if (placed !== n) throw new Error(`PairedBlockTable.build: ${n} rows in the first pass, ${placed} in the second`);
+    if (placed !== n) throw new BucketCountsMismatch(`bucket counts of ${n} rows, ${placed} rows placed`);
     table.#baseCount = n;
     table.#size = n;
     return table;
@@ -205,7 +250,7 @@ export class PairedBlockTable implements CandidateTable {
       const i = order[j]!;
       const key = keys[i]!;
       const at = cursor[key]!;
-      if (at >= offsets[key + 1]!) throw new Error('PairedBlockTable.build: the rows changed between the two passes');
+      if (at >= offsets[key + 1]!) throw new BucketCountsMismatch(`more rows than counted in bucket ${key} of block ${b}`);
       cursor[key] = at + 1;
       this.#write(b, at, ids[i]!, his[i]!, los[i]!);
     }
@@ -221,6 +266,19 @@ export class PairedBlockTable implements CandidateTable {
 
   get size(): number {
     return this.#size;
+  }
+
+  /** Bucket counts of every fingerprint held (as countRows gives for them), for a later one-pass build. */
+  bucketCounts(): Uint32Array {
+    const counts = new Uint32Array(this.#bucketCounts.reduce((sum, buckets) => sum + buckets, 0));
+    let base = 0;
+    for (let b = 0; b < this.#blocks; b++) {
+      const offsets = this.#offsets[b]!;
+      const perBucket = this.#perBucket[b]!;
+      for (let key = 0; key < this.#bucketCounts[b]!; key++) counts[base + key] = offsets[key + 1]! - offsets[key]! + perBucket[key]!;
+      base += this.#bucketCounts[b]!;
+    }
+    return counts;
   }
 
   get byteLength(): number {

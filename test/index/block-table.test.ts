@@ -4,7 +4,9 @@ import { blockLayout } from '../../src/index/block-layout.js';
 import { BlockTable } from '../../src/index/block-table.js';
 import { IdList, buildCandidateTable, type CandidateTable } from '../../src/index/candidate-table.js';
 import { LinearTable } from '../../src/index/linear-table.js';
-import { PairedBlockTable, suitsPairedTable } from '../../src/index/paired-block-table.js';
+import {
+  BucketCountsMismatch, PairedBlockTable, bucketCountsLength, countRows, suitsPairedTable,
+} from '../../src/index/paired-block-table.js';
 import type { Fingerprint } from '../../src/types.js';
 import { flipBits, prng, randomFingerprint, randomPositions } from './index-test-helpers.js';
 
@@ -218,6 +220,66 @@ describe('PairedBlockTable', () => {
       }
     }
     expect(spreads.length).toBeGreaterThan(0);
+  });
+});
+
+describe('PairedBlockTable bucket counts (one-pass builds)', () => {
+  it.each([1, 3])('builds from saved counts in one pass, the same table as two passes (k = %i)', (k) => {
+    const layout = blockLayout(k);
+    const entries = makeEntries(12_000, k, 60 + k);
+    // Counts saved from a table that was built from the first part and then grew through merges.
+    const grown = PairedBlockTable.build(layout, feedOf(entries.slice(0, 3000)), { minDeltaCapacity: 4096 });
+    for (const e of entries.slice(3000)) grown.add(e.id, e.fp.hi, e.fp.lo);
+    const saved = grown.bucketCounts();
+    const counted = new Uint32Array(bucketCountsLength(layout));
+    countRows(layout, feedOf(entries), counted);
+    expect(Array.from(saved)).toEqual(Array.from(counted));
+    let passes = 0;
+    const feed = feedOf(entries);
+    const onePass = PairedBlockTable.build(layout, (visit) => {
+      passes++;
+      feed(visit);
+    }, { counts: saved });
+    expect(passes).toBe(1);
+    expect(onePass.size).toBe(entries.length);
+    const twoPass = PairedBlockTable.build(layout, feedOf(entries));
+    const list = new IdList();
+    for (const q of queriesNear(entries, k, 61, 300)) {
+      list.clear();
+      onePass.candidates(q.hi, q.lo, list);
+      const a = Array.from(list.ids.subarray(0, list.count)).sort((x, y) => x - y);
+      list.clear();
+      twoPass.candidates(q.hi, q.lo, list);
+      expect(a).toEqual(Array.from(list.ids.subarray(0, list.count)).sort((x, y) => x - y));
+    }
+    expectNoMisses(onePass, entries, queriesNear(entries, k, 62, 200), k);
+  });
+
+  it('refuses counts that do not match the rows', () => {
+    const layout = blockLayout(3);
+    const entries = makeEntries(2000, 3, 70);
+    const counts = new Uint32Array(bucketCountsLength(layout));
+    countRows(layout, feedOf(entries.slice(1)), counts);
+    // One row more than counted, one fewer, counts moved to another bucket, a wrong length.
+    expect(() => PairedBlockTable.build(layout, feedOf(entries), { counts })).toThrow(BucketCountsMismatch);
+    expect(() => PairedBlockTable.build(layout, feedOf(entries.slice(2)), { counts })).toThrow(BucketCountsMismatch);
+    const moved = counts.slice();
+    const from = moved.findIndex((c) => c > 0);
+    moved[from]!--;
+    moved[(from + 1) % 65536]!++;
+    expect(() => PairedBlockTable.build(layout, feedOf(entries.slice(1)), { counts: moved })).toThrow(BucketCountsMismatch);
+    expect(() => PairedBlockTable.build(layout, feedOf(entries.slice(1)), { counts: counts.subarray(1) })).toThrow(BucketCountsMismatch);
+    expect(PairedBlockTable.build(layout, feedOf(entries.slice(1)), { counts }).size).toBe(1999);
+  });
+
+  it('refuses a feed whose two passes differ', () => {
+    let pass = 0;
+    const feed = (visit: (id: number, hi: number, lo: number) => void) => {
+      pass++;
+      visit(1, 1, 1);
+      if (pass === 2) visit(2, 1, 1);
+    };
+    expect(() => PairedBlockTable.build(blockLayout(3), feed)).toThrow(BucketCountsMismatch);
   });
 });
 

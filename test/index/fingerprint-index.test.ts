@@ -419,6 +419,116 @@ describe('the database file', () => {
   });
 });
 
+describe('saved bucket counts (one-pass open)', () => {
+  /** Stores `count` documents (random fingerprints, a quarter near copies) in batches of 500. */
+  function fill(index: FingerprintIndex, count: number, seed: number, prefix: string): Fingerprint[] {
+    const next = prng(seed);
+    const fps: Fingerprint[] = [];
+    for (let start = 0; start < count; start += 500) {
+      const docs: IndexCandidate[] = [];
+      for (let i = start; i < Math.min(count, start + 500); i++) {
+        const fp = i > 0 && next() % 4 === 0
+          ? flipBits(fps[next() % fps.length]!, randomPositions(next, 1 + (next() % 5)))
+          : randomFingerprint(next);
+        fps.push(fp);
+        docs.push(candidate(`https://${prefix}.example/${i}`, fp));
+      }
+      index.checkAndInsertMany(docs);
+    }
+    return fps;
+  }
+
+  function savedRow(path: string): { layout: string; up_to: number; bytes: number } | undefined {
+    const db = new Database(path, { readonly: true });
+    try {
+      return db.prepare('SELECT layout, up_to, length(counts) AS bytes FROM bucket_counts').get() as
+        | { layout: string; up_to: number; bytes: number }
+        | undefined;
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Every query's match, as the index and as brute force over the stored fingerprints see it. */
+  function expectSameAsBruteForce(index: FingerprintIndex, stored: readonly Fingerprint[], seed: number): void {
+    const next = prng(seed);
+    for (let q = 0; q < 300; q++) {
+      const fp = q % 3 === 2 ? randomFingerprint(next) : flipBits(stored[next() % stored.length]!, randomPositions(next, next() % 5));
+      const match = index.check(fp, 'no-such-text');
+      const nearest = bruteNearest(fp, stored);
+      expect(match === null ? null : match.distance).toBe(nearest <= 3 ? nearest : null);
+    }
+  }
+
+  function storedFingerprints(index: FingerprintIndex): Fingerprint[] {
+    return Array.from(index.stored(), (d) => d.fingerprint);
+  }
+
+  it('saves them as the index grows, and a reopened index (one pass plus the newer rows) finds what brute force finds', () => {
+    const path = join(temp.dir, 'counts.db');
+    const first = FingerprintIndex.open(path, { params: K3, saveCountsAfter: 1000 });
+    fill(first, 2600, 81, 'a');
+    first.close();
+    const row = savedRow(path);
+    expect(row).toMatchObject({ layout: '16,16,16,16', bytes: 4 * 4 * 65536 });
+    expect(row!.up_to).toBeGreaterThanOrEqual(2000);
+    expect(row!.up_to).toBeLessThanOrEqual(2600);
+    // Rows after the save are counted on open; more rows then go through the delta area.
+    const second = open('counts.db', K3, { saveCountsAfter: 1000 });
+    expect(second.buildPasses).toBe(0);
+    expectSameAsBruteForce(second, storedFingerprints(second), 82);
+    expect(second.buildPasses).toBe(1);
+    fill(second, 700, 83, 'b');
+    expectSameAsBruteForce(second, storedFingerprints(second), 84);
+    expect(savedRow(path)!.up_to).toBeGreaterThan(row!.up_to);
+  });
+
+  it('ignores counts that do not fit the rows, and ones newer than the rows', () => {
+    const path = join(temp.dir, 'counts.db');
+    const first = FingerprintIndex.open(path, { params: K3, saveCountsAfter: 1000 });
+    fill(first, 1500, 91, 'a');
+    first.close();
+    const db = new Database(path);
+    db.prepare('UPDATE bucket_counts SET counts = zeroblob(length(counts))').run();
+    db.close();
+    const damaged = FingerprintIndex.open(path, { params: K3, readonly: true });
+    expectSameAsBruteForce(damaged, storedFingerprints(damaged), 92);
+    expect(damaged.buildPasses).toBe(2);
+    damaged.close();
+    const db2 = new Database(path);
+    db2.prepare('UPDATE bucket_counts SET up_to = 1000000').run();
+    db2.close();
+    const ahead = open('counts.db', K3, { readonly: true });
+    expectSameAsBruteForce(ahead, storedFingerprints(ahead), 93);
+    expect(ahead.buildPasses).toBe(2);
+  });
+
+  it('an index made before bucket_counts existed opens, and gets the table on its next save', () => {
+    const path = join(temp.dir, 'counts.db');
+    const first = FingerprintIndex.open(path, { params: K3 });
+    fill(first, 1200, 101, 'a');
+    first.close();
+    const db = new Database(path);
+    db.exec('DROP TABLE bucket_counts');
+    db.close();
+    const reader = FingerprintIndex.open(path, { params: K3, readonly: true });
+    expectSameAsBruteForce(reader, storedFingerprints(reader), 102);
+    expect(reader.buildPasses).toBe(2);
+    reader.close();
+    const writer = open('counts.db', K3, { saveCountsAfter: 1000 });
+    fill(writer, 100, 103, 'b');
+    expect(savedRow(path)!.up_to).toBe(1300);
+    expectSameAsBruteForce(writer, storedFingerprints(writer), 104);
+    const reopened = open('counts.db', K3, { readonly: true });
+    expectSameAsBruteForce(reopened, storedFingerprints(reopened), 105);
+    expect(reopened.buildPasses).toBe(1);
+  });
+
+  it('refuses a bad saveCountsAfter', () => {
+    expect(() => open('x.db', K3, { saveCountsAfter: 0 })).toThrow(/Expected `saveCountsAfter` to be an integer/);
+  });
+});
+
 describe('validation at the boundary', () => {
   it.each([
     ['url', { url: '', fingerprint: BASE, textHash: 'h' }, /Expected `url` to be a non-empty string/],
