@@ -6,6 +6,7 @@
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import snowball from 'snowball-stemmers';
 import { stemEnglish } from './english-stemmer.js';
+import { fastSnowballStemmer } from './fast-snowball.js';
 import { stemGerman } from './german-stemmer.js';
 import { stemRussian } from './russian-stemmer.js';
 import { tokenize } from './tokenize.js';
@@ -113,7 +114,7 @@ export function hasFastStemmer(language: string): boolean {
 
 /**
  * A Snowball stemmer for a language (ISO 639-3), or null. Each call makes its own snowball-stemmers
- * instance (they hold per-word state), so callers never share one across threads or re-entrant
+ * program (run on fast-snowball.ts's runtime; they hold per-word state), so callers never share one across threads or re-entrant
  * calls; English, Russian and German use the stateless stemEnglish, stemRussian and stemGerman.
  */
 export function createStemmer(language: string): Stemmer | null {
@@ -123,6 +124,9 @@ export function createStemmer(language: string): Stemmer | null {
   if (algorithm === 'english') return stemEnglish;
   if (algorithm === 'russian') return stemRussian;
   if (algorithm === 'german') return stemGerman;
+  // The package's language code on a fast runtime (same stems; see fast-snowball.ts), else the package.
+  const fast = fastSnowballStemmer(algorithm);
+  if (fast !== null) return fast;
   const stemmer = snowball.newStemmer(algorithm);
   return (word: string) => stemmer.stem(word);
 }
