@@ -9,7 +9,7 @@
  * textHash — bit for bit (test/fingerprint/golden-analyses.test.ts pins them on the dev pages).
  */
 import { detectLanguage } from '../text/detect-language.js';
-import { stopWordsFor } from '../text/language-resources.js';
+import { stopWordSpansFor } from '../text/language-resources.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
 import { tokenTable } from '../text/token-table.js';
@@ -25,7 +25,7 @@ import { textHashOfIds } from './text-hash.js';
  */
 export function analyzeNormalizedText(normalized: string, params: FingerprintParams, stemCache?: StemCache): TextAnalysis {
   const table = tokenTable(normalized);
-  const { count, ids, distinct, starts, ends, paragraphCount, paragraphEnds } = table;
+  const { count, ids, distinct, starts, ends, hashes, paragraphCount, paragraphEnds } = table;
 
   // Each distinct token's word hash: the text hash is made of them.
   const tokenA = new Uint32Array(distinct);
@@ -35,7 +35,7 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
   const language = count === 0 ? 'und' : detectLanguage(normalized);
 
   // Stop words and stems, once per distinct token.
-  const stopWords = stopWordsFor(language);
+  const stopWords = stopWordSpansFor(language);
   const stem = stemmerFor(language, { stemCache });
   const keepAll = stopWords.size === 0;
   const rabin = params.hash === 'rabin';
@@ -45,7 +45,7 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
   const stemB = new Uint32Array(distinct);
   const stop = new Uint8Array(distinct);
   const stemOf = (id: number): void => {
-    const token = tokens[id]!;
+    const token = tokens[id] ?? normalized.slice(starts[id]!, ends[id]!);
     const s = stem(token);
     if (stems !== null) stems[id] = s;
     if (s === token) {
@@ -57,12 +57,11 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
   };
   let stopCount = 0;
   for (let id = 0; id < distinct; id++) {
-    const token = normalized.slice(starts[id]!, ends[id]!);
-    tokens[id] = token;
-    if (!keepAll && stopWords.has(token)) {
+    if (!keepAll && stopWords.hasSpan(normalized, starts[id]!, ends[id]!, hashes[id]!)) {
       stop[id] = 1;
       stopCount++;
     } else {
+      tokens[id] = normalized.slice(starts[id]!, ends[id]!);
       stemOf(id);
     }
   }

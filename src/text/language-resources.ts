@@ -9,6 +9,7 @@ import { stemEnglish } from './english-stemmer.js';
 import { fastSnowballStemmer } from './fast-snowball.js';
 import { stemGerman } from './german-stemmer.js';
 import { stemRussian } from './russian-stemmer.js';
+import { SpanSet } from './span-set.js';
 import { tokenize } from './tokenize.js';
 
 /** ISO 639-3 → [stopwords-iso code (ISO 639-1), Snowball algorithm or ''] */
@@ -81,6 +82,15 @@ function buildStopSet(code: string): ReadonlySet<string> {
 const STOP_SETS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   Object.entries(LANGUAGES).map(([lang, [code]]) => [lang, buildStopSet(code)]),
 );
+
+/** The same lists as SpanSets (for lookups by token span, without slicing). */
+const STOP_SPANS: ReadonlyMap<string, SpanSet> = new Map([...STOP_SETS].map(([lang, set]) => [lang, new SpanSet(set)]));
+const EMPTY_SPANS = new SpanSet([]);
+
+/** Stop words of a language (ISO 639-3) as a SpanSet (the same members as stopWordsFor). */
+export function stopWordSpansFor(language: string): SpanSet {
+  return STOP_SPANS.get(language) ?? EMPTY_SPANS;
+}
 
 /** Languages with a Snowball stemmer (ISO 639-3). */
 export const STEMMED_LANGUAGES: readonly string[] = Object.freeze(

@@ -53,6 +53,21 @@ export interface TokenTable {
   /** starts/ends[0..distinct): code-unit span in `text` of each distinct token's first occurrence. */
   readonly starts: Int32Array;
   readonly ends: Int32Array;
+  /** hashes[0..distinct): each distinct token's spanHash. */
+  readonly hashes: Int32Array;
+}
+
+/**
+ * The hash tokenTable keys tokens by: FNV-1a over the UTF-16 code units of text[start..end), then a
+ * finaliser for the low bits (int32). Not for anything outside one process.
+ */
+export function spanHash(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return h;
 }
 
 function grow(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
@@ -107,7 +122,7 @@ export function tokenTable(text: string): TokenTable {
       continue;
     }
     // A token: a word runs over letters, digits and marks; a solo character takes its marks.
-    // FNV-1a over the token's code units as it is read, then a finaliser for the low bits.
+    // spanHash of the token, computed as its code units are read.
     const start = i;
     let h = Math.imul(0x811c9dc5 ^ text.charCodeAt(i), 0x01000193);
     if (first >= 4) h = Math.imul(h ^ text.charCodeAt(i + 1), 0x01000193);
@@ -184,7 +199,7 @@ export function tokenTable(text: string): TokenTable {
     if (paragraphCount === paragraphEnds.length) paragraphEnds = grow(paragraphEnds, paragraphCount);
     paragraphEnds[paragraphCount++] = count;
   }
-  return { text, count, ids, paragraphCount, paragraphEnds, distinct, starts, ends };
+  return { text, count, ids, paragraphCount, paragraphEnds, distinct, starts, ends, hashes };
 }
 
 /** The string of distinct token `id`. */
