@@ -64,6 +64,12 @@ const STEP_4_BY_LAST = byLastLetter(STEP_4.map((suffix) => [suffix, ''] as const
 const STEP_1B_CODES: readonly Uint16Array[] = STEP_1B.map(codes);
 const EXCEPTIONS_2_CODES: readonly Uint16Array[] = [...EXCEPTIONS_2].map(codes);
 const EXCEPTION_1_MAX_LENGTH = Math.max(...[...EXCEPTIONS_1.keys()].map((w) => w.length));
+/** Last letters of the first exception list's words (code unit → 1), to skip most lookups. */
+const EXCEPTION_1_LAST = (() => {
+  const table = new Uint8Array(128);
+  for (const w of EXCEPTIONS_1.keys()) table[w.charCodeAt(w.length - 1)] = 1;
+  return table;
+})();
 const NONE: readonly Rule[] = [];
 
 /** Suffixes tested by code units. */
@@ -144,7 +150,7 @@ function isDouble(c: number): boolean {
   return c === 98 || c === 100 || c === 102 || c === 103 || c === 109 || c === 110 || c === 112 || c === 114 || c === 116;
 }
 
-/** b[0..len) with `to` in place of its last `cut` units; returns the new length. */
+/** b[0..len) with `to` in place of its last `cut` units; returns the new length (the units change from len − cut on). */
 function replaceEnd(b: Uint16Array, len: number, cut: number, to: Uint16Array): number {
   let at = len - cut;
   for (let i = 0; i < to.length; i++) b[at++] = to[i]!;
@@ -153,7 +159,7 @@ function replaceEnd(b: Uint16Array, len: number, cut: number, to: Uint16Array): 
 
 /** The English Snowball stem of a lower-case word. */
 export function stemEnglish(word: string): string {
-  if (word.length <= EXCEPTION_1_MAX_LENGTH) {
+  if (word.length <= EXCEPTION_1_MAX_LENGTH && EXCEPTION_1_LAST[word.charCodeAt(word.length - 1)] === 1) {
     const exception = EXCEPTIONS_1.get(word);
     if (exception !== undefined) return exception;
   }
@@ -165,6 +171,8 @@ export function stemEnglish(word: string): string {
   if (buffer.length < len + 4) buffer = new Uint16Array(len * 2 + 4);
   const b = buffer;
   let yFound = false;
+  // Lowest index written since the prelude: the stem equals the word's own units below it.
+  let changed = len;
   let prev = -1;
   for (let i = 0; i < len; i++) {
     let c = word.charCodeAt(off + i);
@@ -229,10 +237,12 @@ export function stemEnglish(word: string): string {
         const a = len >= 2 ? b[len - 2]! : -1;
         const z = len >= 1 ? b[len - 1]! : -1;
         if ((a === 97 && z === 116) || (a === 98 && z === 108) || (a === 105 && z === 122)) {
+          if (len < changed) changed = len;
           b[len++] = 101; // at, bl, iz → +e
         } else if (a === z && isDouble(z)) {
           len -= 1;
         } else if (len === p1 && endsShortSyllable(b, len)) {
+          if (len < changed) changed = len;
           b[len++] = 101;
         }
       }
@@ -241,7 +251,10 @@ export function stemEnglish(word: string): string {
     // Step 1c.
     if (len > 2) {
       const last = b[len - 1]!;
-      if ((last === 121 || last === 89) && !isVowel(b[len - 2]!)) b[len - 1] = 105;
+      if ((last === 121 || last === 89) && !isVowel(b[len - 2]!)) {
+        b[len - 1] = 105;
+        if (len - 1 < changed) changed = len - 1;
+      }
     }
 
     // Step 2.
@@ -255,6 +268,7 @@ export function stemEnglish(word: string): string {
         } else if (rule.name === 'li') {
           if (start > 0 && isValidLi(b[start - 1]!)) len = start;
         } else {
+          if (start < changed) changed = start;
           len = replaceEnd(b, len, rule.suffix.length, rule.to);
         }
       }
@@ -266,7 +280,10 @@ export function stemEnglish(word: string): string {
     for (const rule of last3 >= 0 && last3 < 128 ? STEP_3_BY_LAST[last3]! : NONE) {
       if (!endsWith(b, len, rule.suffix)) continue;
       const start = len - rule.suffix.length;
-      if (start >= p1 && (rule.name !== 'ative' || start >= p2)) len = replaceEnd(b, len, rule.suffix.length, rule.to);
+      if (start >= p1 && (rule.name !== 'ative' || start >= p2)) {
+        if (start < changed) changed = start;
+        len = replaceEnd(b, len, rule.suffix.length, rule.to);
+      }
       break;
     }
 
@@ -294,9 +311,16 @@ export function stemEnglish(word: string): string {
     }
   }
 
-  if (yFound) for (let i = 0; i < len; i++) if (b[i] === 89) b[i] = 121;
+  if (yFound) {
+    for (let i = 0; i < len; i++) {
+      if (b[i] === 89) {
+        b[i] = 121;
+        if (i < changed && word.charCodeAt(off + i) !== 121) changed = i;
+      }
+    }
+  }
   // The stem as a string: the word's own prefix where it agrees, then the changed units.
-  let same = 0;
+  let same = changed < len ? changed : len;
   const limit = Math.min(len, word.length - off);
   while (same < limit && b[same] === word.charCodeAt(off + same)) same++;
   if (same === len) return off === 0 && len === word.length ? word : word.slice(off, off + len);
