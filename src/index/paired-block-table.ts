@@ -397,23 +397,24 @@ export class PairedBlockTable implements CandidateTable {
     this.#next = this.#next.map(() => new Uint32Array(capacity));
   }
 
-  /** (Re)allocates the base planes for `capacity` entries per block, keeping the base entries. */
+  /**
+   * (Re)allocates the base planes for `capacity` entries per block, keeping the base entries. Planes
+   * sit in growable buffers that reserve (address space only) room to grow, so growing a large table
+   * extends each plane in place instead of holding an old and a new copy of every plane at once (which
+   * would add the whole table again, ~130 MB at 10M, to the peak RSS until a garbage collection).
+   */
   #allocate(capacity: number, wide: boolean): void {
     const keep = this.#baseCount;
-    const grow = <T extends Plane>(old: T | null, fresh: T): T => {
-      if (old !== null) fresh.set(old.subarray(0, keep) as never);
-      return fresh;
-    };
-    this.#idLo = grow(this.#idLo, new Uint16Array(capacity));
-    this.#idHi = grow(this.#idHi, new Uint8Array(capacity));
-    this.#fLo = grow(this.#fLo, new Uint16Array(capacity));
-    this.#fHi = grow(this.#fHi, new Uint8Array(capacity));
-    if (wide || this.#idTop !== null) this.#idTop = grow(this.#idTop, new Uint8Array(capacity));
+    this.#idLo = growPlane(this.#idLo, Uint16Array, capacity, keep);
+    this.#idHi = growPlane(this.#idHi, Uint8Array, capacity, keep);
+    this.#fLo = growPlane(this.#fLo, Uint16Array, capacity, keep);
+    this.#fHi = growPlane(this.#fHi, Uint8Array, capacity, keep);
+    if (wide || this.#idTop !== null) this.#idTop = growPlane(this.#idTop, Uint8Array, capacity, keep);
     for (let j = 1; j < this.#blocks; j++) {
       const old = this.#partner[j - 1] ?? null;
       this.#partner[j - 1] = this.#wideValues
-        ? grow(old as Uint32Array | null, new Uint32Array(capacity))
-        : grow(old as Uint16Array | null, new Uint16Array(capacity));
+        ? growPlane(old as Uint32Array | null, Uint32Array, capacity, keep)
+        : growPlane(old as Uint16Array | null, Uint16Array, capacity, keep);
     }
     this.#baseCapacity = capacity;
   }
@@ -455,6 +456,44 @@ export class PairedBlockTable implements CandidateTable {
     this.#setDeltaCapacity(deltaCapacity);
     if (this.#baseCapacity < total + deltaCapacity) this.#allocate(total + 4 * deltaCapacity, false);
   }
+}
+
+/** A SharedArrayBuffer that can grow in place up to maxByteLength (ES2024; the project's lib is ES2023). */
+interface GrowableBuffer extends SharedArrayBuffer {
+  readonly growable: boolean;
+  readonly maxByteLength: number;
+  grow(byteLength: number): void;
+}
+
+const GrowableSharedArrayBuffer = SharedArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => GrowableBuffer;
+
+/** The largest growable buffer V8 accepts (4 GiB); larger planes are plain copies. */
+const MAX_RESIZABLE_BYTES = 2 ** 32;
+/** A new plane reserves (address space only) room for this many times its size, at least 64 MiB. */
+const RESERVE_FACTOR = 4;
+
+type PlaneType<T extends Plane> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; readonly BYTES_PER_ELEMENT: number };
+
+/**
+ * A plane of `capacity` elements holding the first `keep` of `old`: `old`'s own buffer grown in place
+ * when it has the room reserved, else a new growable buffer (the copy is then the only time the old
+ * and the new plane are both held).
+ *
+ * Growable SharedArrayBuffers rather than resizable ArrayBuffers: they can only grow, so V8 reads
+ * fixed-length views of them as fast as plain typed arrays (a view of a resizable ArrayBuffer, which
+ * may shrink, measured ~20% slower lookups). Nothing shares them with another thread.
+ */
+export function growPlane<T extends Plane>(old: T | null, Type: PlaneType<T>, capacity: number, keep: number): T {
+  const bytes = capacity * Type.BYTES_PER_ELEMENT;
+  const buffer = old?.buffer as GrowableBuffer | undefined;
+  if (buffer !== undefined && buffer.growable === true && bytes >= buffer.byteLength && bytes <= buffer.maxByteLength) {
+    buffer.grow(bytes);
+    return new Type(buffer, 0, capacity);
+  }
+  const reserve = Math.min(MAX_RESIZABLE_BYTES, Math.max(bytes * RESERVE_FACTOR, 2 ** 26));
+  const fresh = bytes <= reserve ? new Type(new GrowableSharedArrayBuffer(bytes, { maxByteLength: reserve }), 0, capacity) : new Type(new ArrayBuffer(bytes), 0, capacity);
+  if (old !== null && keep > 0) fresh.set(old.subarray(0, keep) as never);
+  return fresh;
 }
 
 /**

@@ -5,7 +5,7 @@ import { BlockTable } from '../../src/index/block-table.js';
 import { IdList, buildCandidateTable, type CandidateTable } from '../../src/index/candidate-table.js';
 import { LinearTable } from '../../src/index/linear-table.js';
 import {
-  BucketCountsMismatch, PairedBlockTable, bucketCountsLength, countRows, suitsPairedTable,
+  BucketCountsMismatch, PairedBlockTable, bucketCountsLength, countRows, growPlane, suitsPairedTable,
 } from '../../src/index/paired-block-table.js';
 import type { Fingerprint } from '../../src/types.js';
 import { flipBits, prng, randomFingerprint, randomPositions } from './index-test-helpers.js';
@@ -280,6 +280,23 @@ describe('PairedBlockTable bucket counts (one-pass builds)', () => {
       if (pass === 2) visit(2, 1, 1);
     };
     expect(() => PairedBlockTable.build(blockLayout(3), feed)).toThrow(BucketCountsMismatch);
+  });
+});
+
+describe('growPlane', () => {
+  it('grows a plane in place within its reserved room, keeping the entries, and copies beyond it', () => {
+    const first = growPlane(null, Uint16Array, 1000, 0);
+    for (let i = 0; i < 1000; i++) first[i] = i * 7;
+    const grown = growPlane(first, Uint16Array, 50_000, 1000);
+    expect(grown.buffer).toBe(first.buffer);
+    expect(grown.length).toBe(50_000);
+    expect(Array.from(grown.subarray(0, 1000))).toEqual(Array.from(first));
+    expect(grown[1000]).toBe(0);
+    // Beyond the 64 MiB reserved by the first plane: a new buffer, with the kept entries copied.
+    const moved = growPlane(grown, Uint16Array, 40_000_000, 1000);
+    expect(moved.buffer).not.toBe(first.buffer);
+    expect(Array.from(moved.subarray(0, 1000))).toEqual(Array.from(first));
+    expect(moved[39_999_999]).toBe(0);
   });
 });
 
