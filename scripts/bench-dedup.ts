@@ -47,7 +47,7 @@ if (flags.child !== undefined) {
   const limit = flags.limit === undefined ? Number.POSITIVE_INFINITY : Number(flags.limit);
   async function* limited() {
     let n = 0;
-    for await (const entry of readInputs(await resolveInputs([flags.input!]))) {
+    for await (const entry of readInputs(await resolveInputs([flags.input!]), { rawJsonl: true })) {
       if (n++ >= limit) return;
       yield entry;
     }

@@ -110,8 +110,13 @@ export interface AnalyzedPage {
   /** Why the page is not judged, or null when it goes to the index. */
   readonly skip: { readonly reason: SkipReason; readonly detail: string } | null;
   readonly meta: DocumentMeta;
-  /** The main text (what corpus.jsonl stores). */
+  /** The main text (what corpus.jsonl stores); '' when it is given as `textJson`. */
   readonly text: string;
+  /**
+   * The main text as the UTF-8 bytes of its JSON string, instead of `text`: batch dedup's workers
+   * send texts back so, as the main thread only writes them to corpus.jsonl.
+   */
+  readonly textJson?: Uint8Array;
 }
 
 /** Parses a page's HTML once; hand the result to {@link analyzeParsedPage}. */
@@ -417,6 +422,7 @@ export class Pipeline {
           title: doc.title ?? '',
           language: doc.language ?? 'und',
           text: analyzed.text,
+          ...(analyzed.textJson === undefined ? {} : { textJson: analyzed.textJson }),
           fingerprint: fingerprintToHex(doc.fingerprint),
           fetchedAt: doc.fetchedAt === undefined ? null : new Date(doc.fetchedAt).toISOString(),
         });

@@ -11,27 +11,44 @@ import { NeardupError } from '../errors.js';
 import type { Config } from '../config.js';
 import type { AnalyzedPage } from '../pipeline.js';
 import type { PageInput } from '../types.js';
+import { isJsonlLine, type AnalyzeItem, type AnalyzeResult } from './analyze-item.js';
+import type { JsonlLineEntry } from './batch-entry.js';
 
-/** A message to a worker: documents to analyse. */
-export interface AnalyzeRequest {
-  readonly id: number;
-  readonly inputs: readonly PageInput[];
+export type { AnalyzeItem, AnalyzeResult } from './analyze-item.js';
+
+/** A JSONL line as sent to a worker: its bytes are `bytes[start, end)` of the request. */
+export interface WireLine extends Omit<JsonlLineEntry, 'bytes'> {
+  readonly start: number;
+  readonly end: number;
 }
 
-/** The outcome for one document. */
-export type AnalyzeResult = { readonly ok: true; readonly page: AnalyzedPage } | { readonly ok: false; readonly error: string };
+/** A message to a worker: documents and JSONL lines to analyse. */
+export interface AnalyzeRequest {
+  readonly id: number;
+  readonly inputs: readonly (PageInput | WireLine)[];
+  /** The bytes of every line of the batch, one after another (transferred, not copied), or null. */
+  readonly bytes: Uint8Array | null;
+}
 
 /**
  * One result as it crosses the thread boundary. When the main text is the input's own `text`
  * (text input), the worker leaves it out (`textIsInput`) and the pool puts the input's string
  * back: the main thread holds it already, and cloning it back would cost as much as sending it.
+ * Otherwise a page that may be stored comes back with its text as the UTF-8 bytes of its JSON
+ * string (`textJson`, a range of the response's `texts`): all the main thread does with it is
+ * write it to corpus.jsonl, and bytes cost its heap nothing.
  */
-export type WireResult = AnalyzeResult | { readonly ok: true; readonly page: AnalyzedPage; readonly textIsInput: true };
+export type WireResult =
+  | AnalyzeResult
+  | { readonly ok: true; readonly page: AnalyzedPage; readonly textIsInput: true }
+  | { readonly ok: true; readonly page: AnalyzedPage; readonly textJson: readonly [number, number] };
 
 /** A worker's answer: one result per input, same order. */
 export interface AnalyzeResponse {
   readonly id: number;
   readonly results: readonly WireResult[];
+  /** The `textJson` bytes of the results (transferred), or null. */
+  readonly texts?: Uint8Array | null;
 }
 
 /** The first message of a worker: its modules are loaded and it takes work. */
@@ -63,7 +80,7 @@ export interface AnalyzePoolOptions {
 }
 
 interface Pending {
-  readonly inputs: readonly PageInput[];
+  readonly inputs: readonly AnalyzeItem[];
   readonly resolve: (results: readonly AnalyzeResult[]) => void;
   readonly reject: (error: Error) => void;
 }
@@ -79,6 +96,26 @@ interface Slot {
 function workerUrl(): URL {
   const here = import.meta.url;
   return here.endsWith('.ts') ? new URL('./analyze-worker-entry.mjs', here) : new URL('./analyze-worker.js', here);
+}
+
+/**
+ * The message for a batch: JSONL lines' bytes copied into one buffer of its own, transferred (the
+ * items keep theirs, for a retry after a crash).
+ */
+function wireRequest(id: number, inputs: readonly AnalyzeItem[]): { request: AnalyzeRequest; transfer: ArrayBuffer[] } {
+  let total = 0;
+  for (const item of inputs) if (isJsonlLine(item)) total += item.bytes.byteLength;
+  if (total === 0 && !inputs.some(isJsonlLine)) return { request: { id, inputs: inputs as readonly PageInput[], bytes: null }, transfer: [] };
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  const wire = inputs.map((item): PageInput | WireLine => {
+    if (!isJsonlLine(item)) return item;
+    const { bytes: own, ...line } = item;
+    bytes.set(own, offset);
+    offset += own.byteLength;
+    return { ...line, start: offset - own.byteLength, end: offset };
+  });
+  return { request: { id, inputs: wire, bytes }, transfer: [bytes.buffer] };
 }
 
 /** Resolves `dedup.workers`: 0 means one per core. */
@@ -114,9 +151,12 @@ export class AnalyzePool {
       const pending = slot.pending.get(response.id);
       if (pending === undefined) return;
       slot.pending.delete(response.id);
-      pending.resolve(response.results.map((r, i): AnalyzeResult => (
-        'textIsInput' in r ? { ok: true, page: { ...r.page, text: pending.inputs[i]!.text ?? '' } } : r
-      )));
+      const texts = response.texts ?? null;
+      pending.resolve(response.results.map((r, i): AnalyzeResult => {
+        if ('textIsInput' in r) return { ok: true, page: { ...r.page, text: (pending.inputs[i] as PageInput).text ?? '' } };
+        if ('textJson' in r) return { ok: true, page: { ...r.page, textJson: texts!.subarray(r.textJson[0], r.textJson[1]) } };
+        return r;
+      }));
     });
     const fail = (error: Error) => {
       const slot = this.#slots[index];
@@ -141,8 +181,8 @@ export class AnalyzePool {
     return worker;
   }
 
-  /** Analyses the inputs in a worker; one result per input, in order. */
-  run(inputs: readonly PageInput[]): Promise<readonly AnalyzeResult[]> {
+  /** Analyses the inputs (documents, JSONL lines) in a worker; one result per input, in order. */
+  run(inputs: readonly AnalyzeItem[]): Promise<readonly AnalyzeResult[]> {
     if (this.#broken !== null) return Promise.reject(this.#broken);
     if (this.#closed) return Promise.reject(new WorkerCrashError('the analysis pool is closed'));
     let slot = this.#slots[0]!;
@@ -150,8 +190,8 @@ export class AnalyzePool {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { inputs, resolve, reject });
-      const request: AnalyzeRequest = { id, inputs };
-      slot.worker.postMessage(request);
+      const { request, transfer } = wireRequest(id, inputs);
+      slot.worker.postMessage(request, transfer);
     });
   }
 

@@ -38,7 +38,25 @@ export interface ProblemEntry {
   readonly message: string;
 }
 
-export type BatchEntry = PageEntry | SkipEntry | IgnoredEntry | ProblemEntry;
+/**
+ * A JSONL line not parsed yet (readers' `rawJsonl` mode): batch dedup decodes and parses it in a
+ * worker thread, where it becomes a page, a skip or a problem exactly as `jsonlLineToEntry` (read-jsonl.ts)
+ * says, so the reading thread never builds the document's strings.
+ */
+export interface JsonlLineEntry {
+  readonly kind: 'jsonl-line';
+  readonly position: string;
+  /** The file, as named in URLs made from ids (`<file>#<id>`). */
+  readonly file: string;
+  /** The line's UTF-8 bytes (its own copy). */
+  readonly bytes: Uint8Array;
+  /** Bytes carried, to bound the bytes in flight. */
+  readonly size: number;
+  /** Larger documents become `too-large` skips. */
+  readonly maxDocumentBytes: number;
+}
+
+export type BatchEntry = PageEntry | SkipEntry | IgnoredEntry | ProblemEntry | JsonlLineEntry;
 
 /** A problem met while reading or analysing, with where it happened. */
 export interface BatchProblem {
@@ -54,6 +72,11 @@ export interface ReaderOptions {
    * @default 10485760 (config `crawl.maxPageBytes`)
    */
   readonly maxDocumentBytes?: number;
+  /**
+   * JSONL lines are yielded unparsed, as `jsonl-line` entries, for a consumer that parses them
+   * elsewhere (batch dedup parses them in its worker threads). @default false
+   */
+  readonly rawJsonl?: boolean;
 }
 
 export const defaultMaxDocumentBytes = 10 * 1024 * 1024;

@@ -13,12 +13,14 @@
  *   with their position, never fatal. Only failures to write outputs stop the run.
  */
 import PQueue from 'p-queue';
-import { Pipeline, analyzePage, type AnalyzeOptions, type AnalyzedPage } from '../pipeline.js';
+import { Pipeline, type AnalyzeOptions, type AnalyzedPage } from '../pipeline.js';
 import { StemCache } from '../text/stem-cache.js';
 import type { Config } from '../config.js';
 import type { Decision, PageInput, SkipReason } from '../types.js';
-import type { BatchEntry, BatchProblem, PageEntry } from './batch-entry.js';
-import { AnalyzePool, WorkerCrashError, workerCount, type AnalyzeResult } from './analyze-pool.js';
+import type { BatchEntry, BatchProblem, JsonlLineEntry, PageEntry } from './batch-entry.js';
+import { analyzeItem, type AnalyzeItem, type AnalyzeResult } from './analyze-item.js';
+import { AnalyzePool, WorkerCrashError, workerCount } from './analyze-pool.js';
+import { jsonlLineToEntry } from './read-jsonl.js';
 import { readInputs, resolveInputs } from './read-inputs.js';
 
 /** Counters of a batch run, as reported while running and at the end. */
@@ -79,17 +81,20 @@ export interface DedupBatchOptions extends DedupEntriesOptions {
   readonly inputs: readonly string[];
 }
 
+/** What a batch sends to analysis: documents, and JSONL lines still to parse. */
+type AnalysedEntry = PageEntry | JsonlLineEntry;
+
 interface Batch {
   readonly seq: number;
   readonly entries: BatchEntry[];
-  readonly pages: PageEntry[];
+  readonly pages: AnalysedEntry[];
   readonly chars: number;
 }
 
 /** Where documents are analysed: the worker pool, or this thread. */
 export interface Analyser {
   readonly workers: number;
-  run(inputs: readonly PageInput[]): Promise<readonly AnalyzeResult[]>;
+  run(inputs: readonly AnalyzeItem[]): Promise<readonly AnalyzeResult[]>;
   close(): Promise<void>;
 }
 
@@ -98,15 +103,16 @@ function inProcessAnalyser(config: Config): Analyser {
   const options: AnalyzeOptions = { stemCache: new StemCache() };
   return {
     workers: 0,
-    run: async (inputs) => inputs.map((input): AnalyzeResult => {
-      try {
-        return { ok: true, page: analyzePage(input, config, options) };
-      } catch (error) {
-        return { ok: false, error: error instanceof Error ? error.message : String(error) };
-      }
-    }),
+    run: async (inputs) => inputs.map((input) => analyzeItem(input, config, options)),
     close: async () => {},
   };
+}
+
+/** The URL of the document a JSONL line holds, parsed here (only after its worker died on it), or null. */
+function urlOfLine(line: JsonlLineEntry): string | null {
+  const text = Buffer.from(line.bytes.buffer, line.bytes.byteOffset, line.bytes.byteLength).toString('utf8');
+  const entry = jsonlLineToEntry(text, line.file, line.position, line.maxDocumentBytes);
+  return entry === null || entry.kind === 'problem' ? null : entry.kind === 'page' ? entry.input.url : entry.url;
 }
 
 function bump(map: Record<string, number>, key: string): void {
@@ -114,7 +120,7 @@ function bump(map: Record<string, number>, key: string): void {
 }
 
 /** Analyses a batch; if its worker died, retries document by document so one bad document fails alone. */
-export async function analyseBatch(analyser: Analyser, inputs: readonly PageInput[]): Promise<readonly AnalyzeResult[]> {
+export async function analyseBatch(analyser: Analyser, inputs: readonly AnalyzeItem[]): Promise<readonly AnalyzeResult[]> {
   if (inputs.length === 0) return [];
   try {
     return await analyser.run(inputs);
@@ -197,15 +203,34 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
       };
       for (const entry of batch.entries) {
         switch (entry.kind) {
-          case 'page': {
-            progress.documents += 1;
+          case 'page':
+          case 'jsonl-line': {
             const result = results[r++]!;
             if (result.ok) {
+              progress.documents += 1;
               run.push(result.page);
-            } else {
+            } else if ('entry' in result) {
+              // A JSONL line that held no document to analyse: blank, malformed, or too large.
+              const e = result.entry;
+              if (e === null) break;
+              if (e.kind === 'problem') {
+                problem({ position: e.position, message: e.message });
+                break;
+              }
+              progress.documents += 1;
               flushRun();
-              recordSkip(entry.input.url, 'parse-error', result.error);
-              problem({ position: entry.position, message: `analysis failed for \`${entry.input.url}\`: ${result.error}` });
+              recordSkip(e.url, e.reason, e.detail);
+            } else {
+              const url = entry.kind === 'page' ? entry.input.url : (result.url ?? urlOfLine(entry));
+              if (url === null) {
+                // The line's worker died on it before it was parsed, and it is no document anyway.
+                problem({ position: entry.position, message: `analysis failed: ${result.error}` });
+                break;
+              }
+              progress.documents += 1;
+              flushRun();
+              recordSkip(url, 'parse-error', result.error);
+              problem({ position: entry.position, message: `analysis failed for \`${url}\`: ${result.error}` });
             }
             break;
           }
@@ -249,7 +274,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
     const analyseNext = async () => {
       const batch = waiting.shift()!;
       try {
-        const results = await analyseBatch(active, batch.pages.map((p) => p.input));
+        const results = await analyseBatch(active, batch.pages.map((p) => (p.kind === 'page' ? p.input : p)));
         if (fatal !== null) return;
         ready.set(batch.seq, { batch, results });
         drain();
@@ -260,7 +285,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
       }
     };
     let seq = 0;
-    const dispatch = async (entriesOfBatch: BatchEntry[], pages: PageEntry[], chars: number) => {
+    const dispatch = async (entriesOfBatch: BatchEntry[], pages: AnalysedEntry[], chars: number) => {
       while (fatal === null && docsInFlight > 0 && (docsInFlight + pages.length > maxInFlight || charsInFlight + chars > maxInFlightBytes)) {
         await new Promise<void>((resolve) => { wake = resolve; });
       }
@@ -272,7 +297,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
     };
 
     let entriesOf: BatchEntry[] = [];
-    let pagesOf: PageEntry[] = [];
+    let pagesOf: AnalysedEntry[] = [];
     let charsOf = 0;
     let interrupted = false;
     const source = entries as AsyncIterable<BatchEntry>;
@@ -282,7 +307,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
         break;
       }
       entriesOf.push(entry);
-      if (entry.kind === 'page') {
+      if (entry.kind === 'page' || entry.kind === 'jsonl-line') {
         pagesOf.push(entry);
         charsOf += entry.size;
       }
@@ -311,5 +336,6 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
 /** Runs batch dedup over files and folders (checked first: a missing path throws InputError). */
 export async function dedupBatch(options: DedupBatchOptions): Promise<BatchSummary> {
   const inputs = await resolveInputs(options.inputs);
-  return dedupEntries(readInputs(inputs, { maxDocumentBytes: options.config.crawl.maxPageBytes }), options);
+  // JSONL lines go to the workers unparsed: this thread never builds their documents' strings.
+  return dedupEntries(readInputs(inputs, { maxDocumentBytes: options.config.crawl.maxPageBytes, rawJsonl: true }), options);
 }

@@ -7,9 +7,9 @@
  * Blank lines are ignored. A malformed line (bad JSON, not an object, no url/id, no text/html)
  * becomes a problem entry at `file:line`, never an exception. `.jsonl.gz` is gunzipped.
  */
-import { defaultMaxDocumentBytes, type BatchEntry, type ReaderOptions } from './batch-entry.js';
+import { defaultMaxDocumentBytes, type BatchEntry, type PageEntry, type ProblemEntry, type ReaderOptions, type SkipEntry } from './batch-entry.js';
 import { openInputStream } from './open-input-stream.js';
-import { readLines } from './read-lines.js';
+import { readLineBytes } from './read-lines.js';
 import type { PageInput } from '../types.js';
 
 /** Fields read into PageInput; the rest goes to `extra`. */
@@ -22,7 +22,7 @@ function typeName(value: unknown): string {
 }
 
 /** Turns one parsed JSONL value into an entry (pure). `file` is the name used in URLs and positions. */
-export function jsonlRecordToEntry(value: unknown, file: string, position: string, maxDocumentBytes: number): BatchEntry {
+export function jsonlRecordToEntry(value: unknown, file: string, position: string, maxDocumentBytes: number): PageEntry | SkipEntry | ProblemEntry {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { kind: 'problem', position, message: `expected a JSON object, got ${typeName(value)}` };
   }
@@ -60,30 +60,58 @@ export function jsonlRecordToEntry(value: unknown, file: string, position: strin
   return { kind: 'page', position, input, size };
 }
 
-/** Entries of a JSONL (or .jsonl.gz) file, streaming, in line order. */
+/**
+ * One line's text to its entry (pure): null for a blank line, a problem for bad JSON, else as
+ * {@link jsonlRecordToEntry}.
+ */
+export function jsonlLineToEntry(text: string, file: string, position: string, maxDocumentBytes: number): PageEntry | SkipEntry | ProblemEntry | null {
+  if (text.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'problem', position, message: `invalid JSON: ${(error as Error).message}` };
+  }
+  return jsonlRecordToEntry(value, file, position, maxDocumentBytes);
+}
+
+/** True when every byte is ASCII white space (a blank line, not sent on in raw mode). */
+function isAsciiBlank(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0b && b !== 0x0c) return false;
+  }
+  return true;
+}
+
+/**
+ * Entries of a JSONL (or .jsonl.gz) file, streaming, in line order. With `rawJsonl`, lines come
+ * unparsed as `jsonl-line` entries (blank ones left out; over-long ones still problems here).
+ */
 export async function* readJsonl(path: string, options: ReaderOptions = {}): AsyncGenerator<BatchEntry> {
   const maxDocumentBytes = options.maxDocumentBytes ?? defaultMaxDocumentBytes;
+  const raw = options.rawJsonl ?? false;
   // JSON escaping can make a document's line several times its byte size; past this, skip unread.
   const maxLineBytes = maxDocumentBytes * 6 + 65_536;
   const stream = await openInputStream(path);
   let lastLine = 0;
   try {
-    for await (const line of readLines(stream, maxLineBytes)) {
+    for await (const line of readLineBytes(stream, maxLineBytes)) {
       lastLine = line.lineNo;
       const position = `${path}:${line.lineNo}`;
-      if (line.text === null) {
-        yield { kind: 'problem', position, message: `line of ${line.bytes} bytes is longer than the limit (${maxLineBytes}); skipped` };
+      if (line.bytes === null) {
+        yield { kind: 'problem', position, message: `line of ${line.length} bytes is longer than the limit (${maxLineBytes}); skipped` };
         continue;
       }
-      if (line.text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line.text);
-      } catch (error) {
-        yield { kind: 'problem', position, message: `invalid JSON: ${(error as Error).message}` };
+      if (raw) {
+        if (isAsciiBlank(line.bytes)) continue;
+        // A copy: the line may share the stream's chunk, which must not stay alive with it.
+        const bytes = new Uint8Array(line.bytes);
+        yield { kind: 'jsonl-line', position, file: path, bytes, size: bytes.length, maxDocumentBytes };
         continue;
       }
-      yield jsonlRecordToEntry(value, path, position, maxDocumentBytes);
+      const entry = jsonlLineToEntry(line.bytes.toString('utf8'), path, position, maxDocumentBytes);
+      if (entry !== null) yield entry;
     }
   } catch (error) {
     yield { kind: 'problem', position: `${path}:${lastLine + 1}`, message: `read failed: ${(error as Error).message}` };

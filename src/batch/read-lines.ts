@@ -15,15 +15,23 @@ export interface StreamLine {
   readonly bytes: number;
 }
 
-function decodeLine(parts: readonly Buffer[], total: number): string {
-  let text: string;
-  if (parts.length === 1) text = parts[0]!.toString('utf8');
-  else text = Buffer.concat(parts as Buffer[], total).toString('utf8');
-  return text.endsWith('\r') ? text.slice(0, -1) : text;
+/** One line of a stream, as bytes. */
+export interface StreamLineBytes {
+  /** 1-based line number. */
+  readonly lineNo: number;
+  /** The line's bytes (a trailing `\r` dropped), or null when it was longer than the limit. May share memory with the stream's chunk. */
+  readonly bytes: Buffer | null;
+  /** Bytes in the line (without the newline). */
+  readonly length: number;
 }
 
-/** Lines of the stream, in order. Stream errors propagate after the complete lines before them. */
-export async function* readLines(stream: Readable | AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<StreamLine> {
+function joinLine(parts: readonly Buffer[], total: number): Buffer {
+  const line = parts.length === 1 ? parts[0]! : parts.length === 0 ? Buffer.alloc(0) : Buffer.concat(parts as Buffer[], total);
+  return line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, line.length - 1) : line;
+}
+
+/** Lines of the stream as bytes, in order (see {@link readLines}); no decoding. */
+export async function* readLineBytes(stream: Readable | AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<StreamLineBytes> {
   let parts: Buffer[] = [];
   let partBytes = 0;
   let overflow = false;
@@ -47,7 +55,7 @@ export async function* readLines(stream: Readable | AsyncIterable<Buffer>, maxLi
       partBytes += pieceBytes;
       if (nl === -1) break;
       lineNo += 1;
-      yield { lineNo, text: overflow ? null : decodeLine(parts, partBytes), bytes: partBytes };
+      yield { lineNo, bytes: overflow ? null : joinLine(parts, partBytes), length: partBytes };
       parts = [];
       partBytes = 0;
       overflow = false;
@@ -56,6 +64,13 @@ export async function* readLines(stream: Readable | AsyncIterable<Buffer>, maxLi
   }
   if (partBytes > 0 || parts.length > 0) {
     lineNo += 1;
-    yield { lineNo, text: overflow ? null : decodeLine(parts, partBytes), bytes: partBytes };
+    yield { lineNo, bytes: overflow ? null : joinLine(parts, partBytes), length: partBytes };
+  }
+}
+
+/** Lines of the stream, in order. Stream errors propagate after the complete lines before them. */
+export async function* readLines(stream: Readable | AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<StreamLine> {
+  for await (const line of readLineBytes(stream, maxLineBytes)) {
+    yield { lineNo: line.lineNo, text: line.bytes === null ? null : line.bytes.toString('utf8'), bytes: line.length };
   }
 }

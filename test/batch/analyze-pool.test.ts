@@ -20,8 +20,40 @@ describe('AnalyzePool', () => {
       expect(a!.text).toBe(text); // not sent back from the worker, restored from the input
       expect(a!.analysis!.fingerprint).not.toBeNull();
       expect(b!.page!.title).toBe('Bridge');
-      expect(b!.text).toContain('old stone bridge');
+      // An extracted text comes back as the bytes of its JSON string, for corpus.jsonl.
+      expect(b!.text).toBe('');
+      expect(JSON.parse(Buffer.from(b!.textJson!).toString('utf8'))).toContain('old stone bridge');
       expect(c!.skip?.reason).toBe('no-text');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('parses JSONL lines in the worker: a page, a problem, a too-large skip, a blank line', async () => {
+    const pool = new AnalyzePool({ size: 1, config });
+    const line = (position: string, value: string, maxDocumentBytes = 1000) => {
+      const bytes = new TextEncoder().encode(value);
+      return { kind: 'jsonl-line' as const, position, file: 'f.jsonl', bytes, size: bytes.length, maxDocumentBytes };
+    };
+    try {
+      const first = line('f.jsonl:1', JSON.stringify({ id: 7, text: `${text} «ünïcödé»` }));
+      const items = [
+        first,
+        { url: 'http://t/plain', text },
+        line('f.jsonl:2', '{oops'),
+        line('f.jsonl:3', JSON.stringify({ url: 'http://t/big', text }), 10),
+        line('f.jsonl:4', '\u00a0 '),
+      ];
+      const results = await pool.run(items);
+      expect(first.bytes.byteLength).toBe(first.size); // the caller's bytes stay usable (for a retry)
+      const [page, plain, bad, big, blank] = results;
+      expect(page!.ok && page!.page.url).toBe('f.jsonl#7');
+      expect(page!.ok && page!.page.text).toBe('');
+      expect(page!.ok && JSON.parse(Buffer.from(page!.page.textJson!).toString('utf8'))).toBe(`${text} «ünïcödé»`);
+      expect(plain!.ok && plain!.page.text).toBe(text);
+      expect(bad).toEqual({ ok: false, entry: { kind: 'problem', position: 'f.jsonl:2', message: expect.stringMatching(/^invalid JSON/) } });
+      expect(big).toEqual({ ok: false, entry: { kind: 'skip', position: 'f.jsonl:3', url: 'http://t/big', reason: 'too-large', detail: expect.any(String) } });
+      expect(blank).toEqual({ ok: false, entry: null });
     } finally {
       await pool.close();
     }

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { BatchEntry, BatchProblem } from '../../src/batch/batch-entry.js';
 import { analyseBatch, dedupBatch, dedupEntries, type Analyser, type BatchSummary } from '../../src/batch/dedup-batch.js';
 import { WorkerCrashError } from '../../src/batch/analyze-pool.js';
+import { readInputs, resolveInputs } from '../../src/batch/read-inputs.js';
 import type { PageInput } from '../../src/types.js';
 import { InputError } from '../../src/errors.js';
 import { writeWarc } from './warc-fixture.js';
@@ -102,12 +103,18 @@ describe('dedupBatch', () => {
       { name: '2 workers', options: { workers: 2 } },
       { name: '2 workers, tiny batches', options: { workers: 2, batchSize: 1, maxInFlight: 5 } },
     ];
-    const results: Array<{ name: string; stored: string[]; summary: BatchSummary }> = [];
+    const results: Array<{ name: string; stored: string[]; summary: BatchSummary; corpus: string[] }> = [];
+    // corpus.jsonl without fetchedAt (the time of each run).
+    const corpusOf = async (data: string) => (await readFile(join(data, 'corpus.jsonl'), 'utf8')).split('\n').map((l) => l.replace(/,"fetchedAt":"[^"]*"}$/, '}'));
     for (const run of runs) {
       const data = join(dir, `data-${results.length}`);
       const summary = await dedupBatch({ inputs: [path], dataDir: data, config, ...run.options });
-      results.push({ name: run.name, stored: await storedUrls(data), summary });
+      results.push({ name: run.name, stored: await storedUrls(data), summary, corpus: await corpusOf(data) });
     }
+    // The same lines parsed on this thread (not in the workers) give the same outputs, byte for byte.
+    const parsedData = join(dir, 'data-parsed');
+    const parsed = await dedupEntries(readInputs(await resolveInputs([path])), { dataDir: parsedData, config, workers: 2 });
+    results.push({ name: 'parsed before the workers', stored: await storedUrls(parsedData), summary: parsed, corpus: await corpusOf(parsedData) });
     const first = results[0]!;
     // The chains make the outcome order-dependent: far fewer stored than read, exact and near both met.
     expect(first.stored.length).toBeLessThan(80);
@@ -115,6 +122,7 @@ describe('dedupBatch', () => {
     expect(first.summary.near).toBeGreaterThan(0);
     for (const r of results.slice(1)) {
       expect(r.stored, r.name).toEqual(first.stored);
+      expect(r.corpus, r.name).toEqual(first.corpus);
       expect([r.summary.stored, r.summary.exact, r.summary.near, r.summary.skipped], r.name)
         .toEqual([first.summary.stored, first.summary.exact, first.summary.near, first.summary.skipped]);
     }
