@@ -4,6 +4,9 @@
  * one text at a time on one core. Compares, in one run:
  *   - the full pipeline, analyzeText (normalise → tokens → language → stop words/stems → shingles
  *     → hashes → simhash), with each call memoising its own stems (the default);
+ *   - the same stages composed one by one from their reference functions (tokenizeParagraphs,
+ *     removeStopWordsAndStemParagraphs, fingerprintParagraphs, textHash), which analyzeText must
+ *     equal (checked on every text before timing): what the one-pass path saves;
  *   - the same with a StemCache kept across calls (emptied after each pass over the distinct texts,
  *     so repeats of the same text never hit it; it serves the snowball-stemmers languages only);
  *   - the simhash alone, over feature hashes computed beforehand;
@@ -24,13 +27,17 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaultConfig } from '../src/config.js';
 import { hammingDistance } from '../src/fingerprint/fingerprint-codec.js';
-import { hashFeatures } from '../src/fingerprint/fingerprint-words.js';
+import { analyzeNormalizedText } from '../src/fingerprint/analyze-normalized-text.js';
+import { fingerprintToHex } from '../src/fingerprint/fingerprint-codec.js';
+import { fingerprintParagraphs, hashFeatures } from '../src/fingerprint/fingerprint-words.js';
+import { textHash } from '../src/fingerprint/text-hash.js';
 import { simhashFromHashes } from '../src/fingerprint/simhash.js';
 import { analyzeText, fingerprintParamsFrom } from '../src/pipeline.js';
 import { detectLanguage } from '../src/text/detect-language.js';
 import { normalizeText } from '../src/text/normalize-text.js';
 import { removeStopWordsAndStemParagraphs } from '../src/text/remove-stop-words-and-stem.js';
 import { StemCache } from '../src/text/stem-cache.js';
+import { tokenTable } from '../src/text/token-table.js';
 import { tokenizeParagraphs } from '../src/text/tokenize.js';
 import type { FingerprintParams, HashName } from '../src/types.js';
 
@@ -207,18 +214,39 @@ for (const t of distinct) {
   naiveSimhash(t);
 }
 
+/** The pipeline composed from the reference stages, one by one (what analyzeText must equal). */
+function composedStages(text: string, params: FingerprintParams): string {
+  const normalized = normalizeText(text);
+  const paragraphs = tokenizeParagraphs(normalized);
+  const tokens = paragraphs.flat();
+  const language = tokens.length === 0 ? 'und' : detectLanguage(normalized);
+  const words = removeStopWordsAndStemParagraphs(paragraphs, language);
+  const { fingerprint, featureCount } = fingerprintParagraphs(words, params);
+  return `${fingerprint === null ? 'null' : fingerprintToHex(fingerprint)} ${textHash(tokens)} ${language} ${tokens.length} ${featureCount}`;
+}
+
+for (const hash of ['rabin', 'murmur'] as const) {
+  const params: FingerprintParams = { ...baseParams, hash };
+  for (const t of distinct) {
+    const a = analyzeText(t, params);
+    const fast = `${a.fingerprint === null ? 'null' : fingerprintToHex(a.fingerprint)} ${a.textHash} ${a.language} ${a.tokenCount} ${a.featureCount}`;
+    if (fast !== composedStages(t, params)) throw new Error(`analyzeText differs from the composed stages (hash=${hash}): ${fast} vs ${composedStages(t, params)}`);
+  }
+}
+console.log('check: analyzeText equals the composed reference stages on every text (rabin and murmur)');
+
 const stages = (() => {
   const out: Record<string, number> = {};
+  const params: FingerprintParams = { ...baseParams, hash: defaultHash };
   out.normalize = throughput((t) => normalizeText(t));
   const normalized = distinct.map((t) => normalizeText(t));
-  out.tokenize = throughput((_t, i) => tokenizeParagraphs(normalized[i]!));
+  out.tokens = throughput((_t, i) => tokenTable(normalized[i]!));
   out.language = throughput((_t, i) => detectLanguage(normalized[i]!));
-  const tokens = normalized.map((t) => tokenizeParagraphs(t));
-  const languages = normalized.map((t) => detectLanguage(t));
-  out.stem_per_call = throughput((_t, i) => removeStopWordsAndStemParagraphs(tokens[i]!, languages[i]!));
+  out.after_normalize = throughput((_t, i) => analyzeNormalizedText(normalized[i]!, params));
+  out.composed_reference_stages = throughput((t) => composedStages(t, params));
   return out;
 })();
-console.log(`stages (MB/s of input text): ${Object.entries(stages).map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}`);
+console.log(`stages (MB/s of input text, hash=${defaultHash}): ${Object.entries(stages).map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}`);
 
 /**
  * The headline paths run pass by pass in turn (baseline, rabin, murmur, ...), so that load from
