@@ -25,12 +25,31 @@ import { textHashOfIds } from './text-hash.js';
  */
 export function analyzeNormalizedText(normalized: string, params: FingerprintParams, stemCache?: StemCache): TextAnalysis {
   const table = tokenTable(normalized);
-  const { count, ids, distinct, starts, ends, hashes, paragraphCount, paragraphEnds } = table;
+  const { count, ids, distinct, spans, paragraphCount, paragraphEnds } = table;
+
+  // One buffer for the per-call arrays (typed arrays are costly to allocate one by one): word
+  // hashes of each distinct token and of its stem, stop-word flags, word hashes by position,
+  // paragraph lengths after stop words, and the feature hashes (at most one per position).
+  const buffer = new ArrayBuffer(4 * (5 * distinct + 4 * count + paragraphCount));
+  let offset = 0;
+  const view = (length: number): Uint32Array => {
+    const out = new Uint32Array(buffer, offset, length);
+    offset += 4 * length;
+    return out;
+  };
+  const tokenA = view(distinct);
+  const tokenB = view(distinct);
+  const stemA = view(distinct);
+  const stemB = view(distinct);
+  const stop = view(distinct);
+  const wordA = view(count);
+  const wordB = view(count);
+  const featureHi = view(count);
+  const featureLo = view(count);
+  const lengths = new Int32Array(buffer, offset, paragraphCount);
 
   // Each distinct token's word hash: the text hash is made of them.
-  const tokenA = new Uint32Array(distinct);
-  const tokenB = new Uint32Array(distinct);
-  for (let id = 0; id < distinct; id++) murmurWordInto(normalized, starts[id]!, ends[id]!, tokenA, tokenB, id);
+  for (let id = 0; id < distinct; id++) murmurWordInto(normalized, spans[id * 3]!, spans[id * 3 + 1]!, tokenA, tokenB, id);
   const textHash = textHashOfIds(ids, count, tokenA, tokenB);
   const language = count === 0 ? 'und' : detectLanguage(normalized);
 
@@ -39,13 +58,9 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
   const stem = stemmerFor(language, { stemCache });
   const keepAll = stopWords.size === 0;
   const rabin = params.hash === 'rabin';
-  const tokens = new Array<string>(distinct);
   const stems: string[] | null = rabin ? new Array<string>(distinct) : null;
-  const stemA = new Uint32Array(distinct);
-  const stemB = new Uint32Array(distinct);
-  const stop = new Uint8Array(distinct);
   const stemOf = (id: number): void => {
-    const token = tokens[id] ?? normalized.slice(starts[id]!, ends[id]!);
+    const token = normalized.slice(spans[id * 3]!, spans[id * 3 + 1]!);
     const s = stem(token);
     if (stems !== null) stems[id] = s;
     if (s === token) {
@@ -57,11 +72,11 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
   };
   let stopCount = 0;
   for (let id = 0; id < distinct; id++) {
-    if (!keepAll && stopWords.hasSpan(normalized, starts[id]!, ends[id]!, hashes[id]!)) {
+    const at = id * 3;
+    if (!keepAll && stopWords.hasSpan(normalized, spans[at]!, spans[at + 1]!, spans[at + 2]!)) {
       stop[id] = 1;
       stopCount++;
     } else {
-      tokens[id] = normalized.slice(starts[id]!, ends[id]!);
       stemOf(id);
     }
   }
@@ -73,9 +88,6 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
     keptOnly = false;
     for (let id = 0; id < distinct; id++) stemOf(id);
   }
-  const lengths = new Int32Array(paragraphCount);
-  const wordA = rabin ? stemA : new Uint32Array(count);
-  const wordB = rabin ? stemB : new Uint32Array(count);
   const words: string[] = [];
   let position = 0;
   let from = 0;
@@ -97,9 +109,9 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
     from = to;
   }
 
-  const { hi, lo } = rabin
-    ? rabinFeatureHashes(lengths, paragraphCount, params.shingleSize, words)
-    : murmurFeatureHashes(lengths, paragraphCount, params.shingleSize, wordA, wordB);
-  const fingerprint = simhashFromHashes(hi, lo, hi.length, params.weighting);
-  return { fingerprint, textHash, language, tokenCount: count, featureCount: hi.length };
+  const features = rabin
+    ? rabinFeatureHashes(lengths, paragraphCount, params.shingleSize, words, featureHi, featureLo)
+    : murmurFeatureHashes(lengths, paragraphCount, params.shingleSize, wordA, wordB, featureHi, featureLo);
+  const fingerprint = simhashFromHashes(featureHi, featureLo, features, params.weighting);
+  return { fingerprint, textHash, language, tokenCount: count, featureCount: features };
 }

@@ -37,12 +37,19 @@ export function hashFeatures(
   assertHashName(hash);
   const words = paragraphs.length === 1 ? paragraphs[0]! : paragraphs.flat();
   const lengths = Int32Array.from(paragraphs, (p) => p.length);
-  if (hash === 'rabin') return rabinFeatureHashes(lengths, lengths.length, shingleSize, words);
+  const { features } = featureTotal(lengths, lengths.length, shingleSize);
+  const hi = new Uint32Array(features);
+  const lo = new Uint32Array(features);
+  if (hash === 'rabin') {
+    rabinFeatureHashes(lengths, lengths.length, shingleSize, words, hi, lo);
+    return { hi, lo };
+  }
   const m = words.length;
   const wordA = new Uint32Array(m);
   const wordB = new Uint32Array(m);
   for (let i = 0; i < m; i++) murmurWordInto(words[i]!, 0, words[i]!.length, wordA, wordB, i);
-  return murmurFeatureHashes(lengths, lengths.length, shingleSize, wordA, wordB);
+  murmurFeatureHashes(lengths, lengths.length, shingleSize, wordA, wordB, hi, lo);
+  return { hi, lo };
 }
 
 /**
@@ -64,17 +71,17 @@ function featureTotal(lengths: Int32Array, paragraphCount: number, size: number)
 
 /**
  * `murmur` hashes of the features of paragraphs of lengths[0..paragraphCount) words, given each
- * word's hash pair by position (wordA[i], wordB[i], as murmurWordInto gives them).
+ * word's hash pair by position (wordA[i], wordB[i], as murmurWordInto gives them), written to
+ * hi/lo[0..n) (room for one per word is enough); returns n, the number of features.
  */
 export function murmurFeatureHashes(
   lengths: Int32Array, paragraphCount: number, size: number, wordA: Uint32Array, wordB: Uint32Array,
-): { hi: Uint32Array; lo: Uint32Array } {
+  hi: Uint32Array, lo: Uint32Array,
+): number {
   const { words, features } = featureTotal(lengths, paragraphCount, size);
-  const hi = new Uint32Array(features);
-  const lo = new Uint32Array(features);
   if (words < size) {
     for (let i = 0; i < words; i++) murmurFeatureInto(wordA, wordB, i, 1, hi, lo, i);
-    return { hi, lo };
+    return features;
   }
   let f = 0;
   let offset = 0;
@@ -87,19 +94,20 @@ export function murmurFeatureHashes(
     }
     offset += length;
   }
-  return { hi, lo };
+  return features;
 }
 
-/** `rabin` hashes of the features of paragraphs of lengths[0..paragraphCount) words, given the words in order. */
+/**
+ * `rabin` hashes of the features of paragraphs of lengths[0..paragraphCount) words, given the
+ * words in order, written to hi/lo[0..n); returns n, the number of features.
+ */
 export function rabinFeatureHashes(
-  lengths: Int32Array, paragraphCount: number, size: number, words: readonly string[],
-): { hi: Uint32Array; lo: Uint32Array } {
+  lengths: Int32Array, paragraphCount: number, size: number, words: readonly string[], hi: Uint32Array, lo: Uint32Array,
+): number {
   const total = featureTotal(lengths, paragraphCount, size);
-  const hi = new Uint32Array(total.features);
-  const lo = new Uint32Array(total.features);
   if (total.words < size) {
     for (let i = 0; i < total.words; i++) rabinFeatureInto(words, i, 1, hi, lo, i);
-    return { hi, lo };
+    return total.features;
   }
   let f = 0;
   let offset = 0;
@@ -112,7 +120,7 @@ export function rabinFeatureHashes(
     }
     offset += length;
   }
-  return { hi, lo };
+  return total.features;
 }
 
 /** Rabin fingerprint of words first..first+count-1 joined by single spaces, fed unit by unit (no string built). */

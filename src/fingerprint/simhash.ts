@@ -39,16 +39,26 @@ function majority(planes: Int32Array, total: number): number {
 }
 
 /**
- * Distinct hashes of hi/lo[0..count) with their counts, in an open-addressing table
- * (slots with count 0 are empty).
+ * Simhash of `count` feature hashes given as uint32 halves; null when there is no feature (so an
+ * empty text never matches every other empty text).
+ *
+ * Repeats are counted in an open-addressing table, then each distinct hash is added once with its
+ * weight. One allocation holds the table (keys, counts with 0 for an empty slot, and the slots in
+ * order of first occurrence) and the two halves' bit-sliced counters.
  */
-function countDistinct(hi: Uint32Array, lo: Uint32Array, count: number): { hi: Uint32Array; lo: Uint32Array; counts: Uint32Array } {
+export function simhashFromHashes(hi: Uint32Array, lo: Uint32Array, count: number = hi.length, weighting: FeatureWeighting = 'unit'): Fingerprint | null {
+  if (count === 0) return null;
   let capacity = 16;
   while (capacity < count * 2) capacity *= 2;
   const mask = capacity - 1;
-  const keysHi = new Uint32Array(capacity);
-  const keysLo = new Uint32Array(capacity);
-  const counts = new Uint32Array(capacity);
+  const buffer = new ArrayBuffer(4 * (capacity * 3 + count + 2 * PLANES));
+  const keysHi = new Uint32Array(buffer, 0, capacity);
+  const keysLo = new Uint32Array(buffer, 4 * capacity, capacity);
+  const counts = new Uint32Array(buffer, 8 * capacity, capacity);
+  const used = new Uint32Array(buffer, 12 * capacity, count);
+  const planesHi = new Int32Array(buffer, 4 * (capacity * 3 + count), PLANES);
+  const planesLo = new Int32Array(buffer, 4 * (capacity * 3 + count + PLANES), PLANES);
+  let distinct = 0;
   for (let k = 0; k < count; k++) {
     const h = hi[k]!;
     const l = lo[k]!;
@@ -62,6 +72,7 @@ function countDistinct(hi: Uint32Array, lo: Uint32Array, count: number): { hi: U
         keysHi[slot] = h;
         keysLo[slot] = l;
         counts[slot] = 1;
+        used[distinct++] = slot;
         break;
       }
       if (keysHi[slot] === h && keysLo[slot] === l) {
@@ -71,30 +82,17 @@ function countDistinct(hi: Uint32Array, lo: Uint32Array, count: number): { hi: U
       slot = (slot + 1) & mask;
     }
   }
-  return { hi: keysHi, lo: keysLo, counts };
-}
-
-/**
- * Simhash of `count` feature hashes given as uint32 halves; null when there is no feature (so an
- * empty text never matches every other empty text).
- */
-export function simhashFromHashes(hi: Uint32Array, lo: Uint32Array, count: number = hi.length, weighting: FeatureWeighting = 'unit'): Fingerprint | null {
-  if (count === 0) return null;
-  const distinct = countDistinct(hi, lo, count);
-  const planesHi = new Int32Array(PLANES);
-  const planesLo = new Int32Array(PLANES);
   let total = 0;
-  const { counts } = distinct;
-  for (let slot = 0; slot < counts.length; slot++) {
-    const c = counts[slot]!;
-    if (c === 0) continue;
+  for (let d = 0; d < distinct; d++) {
+    const slot = used[d]!;
     if (weighting === 'count') {
-      addWeighted(planesHi, distinct.hi[slot]!, c);
-      addWeighted(planesLo, distinct.lo[slot]!, c);
+      const c = counts[slot]!;
+      addWeighted(planesHi, keysHi[slot]!, c);
+      addWeighted(planesLo, keysLo[slot]!, c);
       total += c;
     } else {
-      addAt(planesHi, distinct.hi[slot]!, 0);
-      addAt(planesLo, distinct.lo[slot]!, 0);
+      addAt(planesHi, keysHi[slot]!, 0);
+      addAt(planesLo, keysLo[slot]!, 0);
       total += 1;
     }
   }

@@ -50,11 +50,11 @@ export interface TokenTable {
   readonly paragraphEnds: Int32Array;
   /** Number of distinct tokens. */
   readonly distinct: number;
-  /** starts/ends[0..distinct): code-unit span in `text` of each distinct token's first occurrence. */
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
-  /** hashes[0..distinct): each distinct token's spanHash. */
-  readonly hashes: Int32Array;
+  /**
+   * Three int32 per distinct token, in one array: spans[3·id] and spans[3·id + 1] are the start and
+   * end (code units in `text`) of its first occurrence, spans[3·id + 2] its spanHash.
+   */
+  readonly spans: Int32Array;
 }
 
 /**
@@ -96,12 +96,10 @@ export function tokenTable(text: string): TokenTable {
   let count = 0;
   let paragraphEnds = new Int32Array(16);
   let paragraphCount = 0;
-  let starts = new Int32Array(Math.max(16, n >>> 4));
-  let ends = new Int32Array(starts.length);
-  let hashes = new Int32Array(starts.length);
+  let spans = new Int32Array(3 * Math.max(16, n >>> 4));
   let distinct = 0;
   // Open addressing: slot → id + 1 (0: empty); kept at most half full.
-  let slots = new Int32Array(Math.max(64, 1 << (32 - Math.clz32(starts.length))));
+  let slots = new Int32Array(Math.max(64, 1 << (32 - Math.clz32(spans.length / 3))));
   let mask = slots.length - 1;
   let lineBreaks = 0; // line breaks since the last token
 
@@ -160,8 +158,9 @@ export function tokenTable(text: string): TokenTable {
       const entry = slots[slot]!;
       if (entry === 0) break;
       const candidate = entry - 1;
-      if (hashes[candidate] === h && ends[candidate]! - starts[candidate]! === length) {
-        const s = starts[candidate]!;
+      const at = candidate * 3;
+      if (spans[at + 2] === h && spans[at + 1]! - spans[at]! === length) {
+        const s = spans[at]!;
         let k = 0;
         while (k < length && text.charCodeAt(s + k) === text.charCodeAt(start + k)) k++;
         if (k === length) {
@@ -173,20 +172,17 @@ export function tokenTable(text: string): TokenTable {
     }
     if (id < 0) {
       id = distinct++;
-      if (id === starts.length) {
-        starts = grow(starts, id);
-        ends = grow(ends, id);
-        hashes = grow(hashes, id);
-      }
-      starts[id] = start;
-      ends[id] = end;
-      hashes[id] = h;
+      const at = id * 3;
+      if (at === spans.length) spans = grow(spans, at);
+      spans[at] = start;
+      spans[at + 1] = end;
+      spans[at + 2] = h;
       slots[slot] = id + 1;
       if (distinct * 2 > slots.length) {
         slots = new Int32Array(slots.length * 2);
         mask = slots.length - 1;
         for (let j = 0; j < distinct; j++) {
-          let t = hashes[j]! & mask;
+          let t = spans[j * 3 + 2]! & mask;
           while (slots[t] !== 0) t = (t + 1) & mask;
           slots[t] = j + 1;
         }
@@ -199,10 +195,10 @@ export function tokenTable(text: string): TokenTable {
     if (paragraphCount === paragraphEnds.length) paragraphEnds = grow(paragraphEnds, paragraphCount);
     paragraphEnds[paragraphCount++] = count;
   }
-  return { text, count, ids, paragraphCount, paragraphEnds, distinct, starts, ends, hashes };
+  return { text, count, ids, paragraphCount, paragraphEnds, distinct, spans };
 }
 
 /** The string of distinct token `id`. */
 export function tokenString(table: TokenTable, id: number): string {
-  return table.text.slice(table.starts[id]!, table.ends[id]!);
+  return table.text.slice(table.spans[id * 3]!, table.spans[id * 3 + 1]!);
 }

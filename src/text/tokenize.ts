@@ -20,7 +20,7 @@ export function tokenize(text: string): string[] {
 export function tokenizeParagraphs(text: string): string[][] {
   const table = tokenTable(text);
   const strings = new Array<string>(table.distinct);
-  for (let id = 0; id < table.distinct; id++) strings[id] = text.slice(table.starts[id]!, table.ends[id]!);
+  for (let id = 0; id < table.distinct; id++) strings[id] = text.slice(table.spans[id * 3]!, table.spans[id * 3 + 1]!);
   const paragraphs: string[][] = [];
   let from = 0;
   for (let p = 0; p < table.paragraphCount; p++) {
