@@ -345,9 +345,9 @@ const usage = process.memoryUsage();
 const memAfterGc = memory();
 log(
   `memory: peak rss ${mb(memAfterGc.peak)} MB (VmHWM); rss ${mb(memStart.rss)} MB at start (node + tsx + modules), ` +
-    `${mb(memOpened.rss)} after open + build, ${mb(memAfterOps.rss)} after check-and-inserts, ` +
+    `${mb(memOpened.rss)} after open + build (peak ${mb(memOpened.peak)} so far), ${mb(memAfterOps.rss)} after check-and-inserts, ` +
     `${mb(memAfterLookups.rss)} after lookups, ${mb(memAfterGc.rss)} after a full GC; in-memory index ${mb(index.memoryBytes)} MB; ` +
-    `JS heap ${mb(usage.heapUsed)}/${mb(usage.heapTotal)} MB, array buffers ${mb(usage.arrayBuffers)} MB`,
+    `JS heap ${mb(usage.heapUsed)}/${mb(usage.heapTotal)} MB, array buffers ${mb(usage.arrayBuffers)} MB (V8 leaves out the growable buffers of the index's planes)`,
 );
 
 // ------------------------------------------------------------------ 4. brute force, beside it (in a child process)
