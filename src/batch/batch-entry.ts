@@ -48,7 +48,7 @@ export interface JsonlLineEntry {
   readonly position: string;
   /** The file, as named in URLs made from ids (`<file>#<id>`). */
   readonly file: string;
-  /** The line's UTF-8 bytes (its own copy). */
+  /** The line's UTF-8 bytes (may be a view of the stream's chunk). */
   readonly bytes: Uint8Array;
   /** Bytes carried, to bound the bytes in flight. */
   readonly size: number;

@@ -105,9 +105,9 @@ export async function* readJsonl(path: string, options: ReaderOptions = {}): Asy
       }
       if (raw) {
         if (isAsciiBlank(line.bytes)) continue;
-        // A copy: the line may share the stream's chunk, which must not stay alive with it.
-        const bytes = new Uint8Array(line.bytes);
-        yield { kind: 'jsonl-line', position, file: path, bytes, size: bytes.length, maxDocumentBytes };
+        // Not copied: the line may share the stream's chunk, but the lines in flight are consecutive,
+        // so the chunks they keep alive hold little more than those lines' own bytes.
+        yield { kind: 'jsonl-line', position, file: path, bytes: line.bytes, size: line.bytes.length, maxDocumentBytes };
         continue;
       }
       const entry = jsonlLineToEntry(line.bytes.toString('utf8'), path, position, maxDocumentBytes);

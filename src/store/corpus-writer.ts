@@ -22,7 +22,7 @@
  *    and first reads the ids of lines other processes appended since (`refresh`), so no id is
  *    written twice whichever process sees the document first.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync, writevSync } from 'node:fs';
 import { StorageError } from '../errors.js';
 
 /** One line of corpus.jsonl. */
@@ -78,10 +78,13 @@ function idAt(buffer: Buffer, start: number, end: number): number {
   return digits === 0 || digits > 15 ? -1 : id;
 }
 
-/** A record's line, `\n` last. `id` first: `open` reads it from the start of the line without parsing the rest. */
-function lineOf(record: CorpusRecord): Buffer {
+/**
+ * A record's line, `\n` last, as the pieces to write (several when the text comes as JSON bytes,
+ * written where they are). `id` first: `open` reads it from the start of the line without parsing the rest.
+ */
+function linePieces(record: CorpusRecord): Uint8Array[] {
   if (record.textJson === undefined) {
-    return Buffer.from(`${JSON.stringify({
+    return [Buffer.from(`${JSON.stringify({
       id: record.id,
       url: record.url,
       finalUrl: record.finalUrl,
@@ -90,14 +93,20 @@ function lineOf(record: CorpusRecord): Buffer {
       text: record.text,
       fingerprint: record.fingerprint,
       fetchedAt: record.fetchedAt,
-    })}\n`, 'utf8');
+    })}\n`, 'utf8')];
   }
   // The same line, with the text's JSON bytes put in place.
   const head = { id: record.id, url: record.url, finalUrl: record.finalUrl, title: record.title, language: record.language };
   const tail = `,"fingerprint":${JSON.stringify(record.fingerprint)},"fetchedAt":${JSON.stringify(record.fetchedAt)}}\n`;
-  const before = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8');
-  const after = Buffer.from(tail, 'utf8');
-  return Buffer.concat([before, record.textJson, after], before.length + record.textJson.byteLength + after.length);
+  return [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8'), record.textJson, Buffer.from(tail, 'utf8')];
+}
+
+/** Writes every piece, in order, with one writev (and plain writes for what a short write left). */
+function writeAll(fd: number, pieces: readonly Uint8Array[], total: number): void {
+  let done = writevSync(fd, pieces as Uint8Array[]);
+  if (done >= total) return;
+  const rest = Buffer.concat(pieces as Uint8Array[], total);
+  while (done < total) done += writeSync(fd, rest, done, total - done);
 }
 
 export class CorpusWriter {
@@ -247,20 +256,19 @@ export class CorpusWriter {
     }
     const written: boolean[] = new Array<boolean>(records.length).fill(false);
     const batchIds = new Set<number>();
-    const lines: Buffer[] = [];
+    const pieces: Uint8Array[] = [];
     let length = 0;
     for (let i = 0; i < records.length; i++) {
       const record = records[i]!;
       if (this.ids.has(record.id) || batchIds.has(record.id)) continue;
       batchIds.add(record.id);
       written[i] = true;
-      const line = lineOf(record);
-      lines.push(line);
-      length += line.length;
+      for (const piece of linePieces(record)) {
+        pieces.push(piece);
+        length += piece.byteLength;
+      }
     }
-    if (lines.length === 0) return written;
-    // One buffer per line, then one copy: encoding one concatenated string is much slower (V8 walks the rope).
-    const bytes = lines.length === 1 ? lines[0]! : Buffer.concat(lines, length);
+    if (pieces.length === 0) return written;
     const fd = this.fd;
     let end: number;
     try {
@@ -269,8 +277,7 @@ export class CorpusWriter {
       throw new StorageError(`Cannot read corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
     }
     try {
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+      writeAll(fd, pieces, length);
     } catch (error) {
       // Bytes of a failed write may have reached the file: cut them so the next line does not
       // follow a torn one (best effort; `open` cuts a torn last line anyway).
@@ -280,7 +287,7 @@ export class CorpusWriter {
       throw new StorageError(`Cannot write to corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
     }
     for (const id of batchIds) this.ids.add(id);
-    this.scanned += bytes.length;
+    this.scanned += length;
     return written;
   }
 
