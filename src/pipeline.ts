@@ -25,8 +25,9 @@ import type { ExtractedPage as AnalysisPage } from './types.js';
 /** Options of {@link analyzeText} that do not change fingerprint values. */
 export interface AnalyzeOptions {
   /**
-   * Stems kept across calls; give one per thread to a long run (Snowball stemming dominates the
-   * cost). Without it each call memoises its own document's stems.
+   * Stems kept across calls; give one per thread to a long run (it serves the languages stemmed
+   * through snowball-stemmers' code, the costliest per word). Without it each call memoises its own
+   * document's stems.
    */
   readonly stemCache?: StemCache | undefined;
 }
