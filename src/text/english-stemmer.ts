@@ -92,9 +92,15 @@ const P_COMMUN = codes('commun');
  */
 let buffer = new Uint16Array(64);
 
+/** a e i o u y (a 'Y' marked by the prelude is a consonant), by code unit below 128. */
+const VOWEL = (() => {
+  const table = new Uint8Array(128);
+  for (const ch of 'aeiouy') table[ch.charCodeAt(0)] = 1;
+  return table;
+})();
+
 function isVowel(c: number): boolean {
-  // a e i o u y (a 'Y' marked by the prelude is a consonant)
-  return c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
+  return c < 128 && VOWEL[c] === 1;
 }
 
 /** In the v_WXY grouping: vowels, w, x, and Y. */
