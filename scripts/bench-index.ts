@@ -387,7 +387,8 @@ log(
 );
 
 index.close();
-const peak = memory().peak;
+// VmHWM is the kernel's high-water mark, which it may update lazily: the largest of every reading is reported.
+const peak = Math.max(memory().peak, memAfterGc.peak, memAfterGc.rss, memAfterLookups.peak, memAfterOps.peak, memOpened.peak);
 const dbBytes = fileBytes(dbPath);
 if (!values.keep && !reuse) {
   if (dir !== null) rmSync(dir, { recursive: true, force: true });
