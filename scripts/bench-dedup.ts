@@ -10,8 +10,10 @@
  *   2. baseline beside it: the same reader, analysis and index, all on the main thread
  *      (`inProcess: true`), on the first --baseline-docs documents (default: all).
  * The machine's load average is printed before and after: on a shared machine docs/s depends on
- * it, so CPU ms per document (all threads) is printed beside it. Last line:
- *   `dedup: docs=<n> docs_per_s=<..> peak_rss_mb=<..> baseline_docs_per_s=<..> speedup=<..> cpu_ms_per_doc=<..> baseline_cpu_ms_per_doc=<..> stored=<..> rejected=<..>`
+ * it, so CPU ms per document (all threads) is printed beside it, with the main thread's share, and
+ * the cores the run actually got (CPU time / wall time: with the kernel's autogroup scheduling a
+ * process gets one session's share of the machine, however many threads it runs). Last line:
+ *   `dedup: docs=<n> docs_per_s=<..> peak_rss_mb=<..> baseline_docs_per_s=<..> speedup=<..> cpu_ms_per_doc=<..> baseline_cpu_ms_per_doc=<..> main_cpu_ms_per_doc=<..> cores_used=<..> baseline_cores_used=<..> stored=<..> rejected=<..>`
  */
 import { execFile } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
@@ -71,6 +73,7 @@ if (flags.child !== undefined) {
     return out;
   };
   let calls = 0;
+  const before = process.cpuUsage();
   const summary = await dedupEntries(limited(), {
     dataDir: flags.data!,
     config,
@@ -78,8 +81,9 @@ if (flags.child !== undefined) {
     ...(flags.child === 'inline' ? { inProcess: true } : { workers: Number(flags.workers) }),
   });
   const cpu = process.cpuUsage(); // every thread of the process: main and workers
+  const during = process.cpuUsage(before); // the same, for the run alone (no process start)
   threads.main = threadCpu().main ?? 0;
-  process.stdout.write(`${JSON.stringify({ ...summary, problems: summary.problems.length, cpuMs: (cpu.user + cpu.system) / 1000, threads, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...summary, problems: summary.problems.length, cpuMs: (cpu.user + cpu.system) / 1000, runCpuMs: (during.user + during.system) / 1000, threads, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
   process.exit(0);
 }
 
@@ -152,6 +156,10 @@ if (!existsSync(input)) {
 interface RunResult {
   documents: number; stored: number; exact: number; near: number; skipped: number; errors: number;
   elapsedMs: number; docsPerSecond: number; workers: number; peakRssMb: number; cpuMs: number;
+  /** CPU ms of the run alone (without process start and module loading). */
+  runCpuMs: number;
+  /** CPU ms per thread (`main`, other threads by id) while the run was going. */
+  threads: Record<string, number>;
 }
 
 const run = promisify(execFile);
@@ -172,15 +180,18 @@ process.stderr.write(`load average before: ${load()} (${availableParallelism()} 
 const batch = await measure('batch');
 process.stderr.write(`neardup: ${batch.documents} docs in ${(batch.elapsedMs / 1000).toFixed(1)} s with ${batch.workers} workers, `
   + `stored ${batch.stored}, exact ${batch.exact}, near ${batch.near}, skipped ${batch.skipped}, errors ${batch.errors}, peak RSS ${batch.peakRssMb} MB, `
-  + `CPU ${(batch.cpuMs / batch.documents).toFixed(2)} ms/doc (all threads, process start included)\n`);
+  + `CPU ${(batch.cpuMs / batch.documents).toFixed(2)} ms/doc (all threads, process start included; main thread ${((batch.threads.main ?? 0) / batch.documents).toFixed(2)}), `
+  + `${(batch.runCpuMs / batch.elapsedMs).toFixed(2)} cores used\n`);
 const baselineDocs = flags['baseline-docs'] === undefined ? undefined : Number(flags['baseline-docs']);
 const baseline = await measure('inline', baselineDocs);
 process.stderr.write(`baseline (in-process, 1 thread): ${baseline.documents} docs in ${(baseline.elapsedMs / 1000).toFixed(1)} s, peak RSS ${baseline.peakRssMb} MB, `
-  + `CPU ${(baseline.cpuMs / baseline.documents).toFixed(2)} ms/doc\n`);
+  + `CPU ${(baseline.cpuMs / baseline.documents).toFixed(2)} ms/doc, ${(baseline.runCpuMs / baseline.elapsedMs).toFixed(2)} cores used\n`);
 process.stderr.write(`load average after: ${load()}\n`);
 
 const f = (x: number) => Math.round(x);
 process.stdout.write(`dedup: docs=${batch.documents} docs_per_s=${f(batch.docsPerSecond)} peak_rss_mb=${batch.peakRssMb} `
   + `baseline_docs_per_s=${f(baseline.docsPerSecond)} speedup=${(batch.docsPerSecond / baseline.docsPerSecond).toFixed(2)} `
   + `cpu_ms_per_doc=${(batch.cpuMs / batch.documents).toFixed(2)} baseline_cpu_ms_per_doc=${(baseline.cpuMs / baseline.documents).toFixed(2)} `
+  + `main_cpu_ms_per_doc=${((batch.threads.main ?? 0) / batch.documents).toFixed(2)} `
+  + `cores_used=${(batch.runCpuMs / batch.elapsedMs).toFixed(2)} baseline_cores_used=${(baseline.runCpuMs / baseline.elapsedMs).toFixed(2)} `
   + `stored=${batch.stored} rejected=${batch.exact + batch.near}\n`);
