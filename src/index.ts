@@ -34,6 +34,8 @@ export { foldHomoglyphs, dominantScript } from './text/fold-homoglyphs.js';
 export { HOMOGLYPH_CLASSES } from './text/homoglyph-table.js';
 export type { HomoglyphClass } from './text/homoglyph-table.js';
 export { tokenize, tokenizeParagraphs } from './text/tokenize.js';
+export { tokenTable, tokenString } from './text/token-table.js';
+export type { TokenTable } from './text/token-table.js';
 export { detectLanguage, francMin } from './text/detect-language.js';
 export type { DetectLanguageOptions } from './text/detect-language.js';
 export { removeStopWordsAndStem, removeStopWordsAndStemParagraphs } from './text/remove-stop-words-and-stem.js';
@@ -52,6 +54,7 @@ export { hash64, HASH_NAMES } from './fingerprint/hash64.js';
 export { simhashFromHashes, simhashFeatures } from './fingerprint/simhash.js';
 export { hashFeatures, fingerprintWords, fingerprintParagraphs } from './fingerprint/fingerprint-words.js';
 export { textHash } from './fingerprint/text-hash.js';
+export { analyzeNormalizedText } from './fingerprint/analyze-normalized-text.js';
 export {
   popcount32, hammingDistance, fingerprintToHex, fingerprintFromHex, fingerprintToBigInt, fingerprintFromBigInt,
 } from './fingerprint/fingerprint-codec.js';
