@@ -158,6 +158,7 @@ interface RunResult {
   elapsedMs: number; docsPerSecond: number; workers: number; peakRssMb: number; cpuMs: number;
   /** CPU ms of the run alone (without process start and module loading). */
   runCpuMs: number;
+  workerUtilization: number | null;
   /** CPU ms per thread (`main`, other threads by id) while the run was going. */
   threads: Record<string, number>;
 }
@@ -181,7 +182,7 @@ const batch = await measure('batch');
 process.stderr.write(`neardup: ${batch.documents} docs in ${(batch.elapsedMs / 1000).toFixed(1)} s with ${batch.workers} workers, `
   + `stored ${batch.stored}, exact ${batch.exact}, near ${batch.near}, skipped ${batch.skipped}, errors ${batch.errors}, peak RSS ${batch.peakRssMb} MB, `
   + `CPU ${(batch.cpuMs / batch.documents).toFixed(2)} ms/doc (all threads, process start included; main thread ${((batch.threads.main ?? 0) / batch.documents).toFixed(2)}), `
-  + `${(batch.runCpuMs / batch.elapsedMs).toFixed(2)} cores used\n`);
+  + `${(batch.runCpuMs / batch.elapsedMs).toFixed(2)} cores used, workers busy ${((batch.workerUtilization ?? 0) * 100).toFixed(0)}% of the time\n`);
 const baselineDocs = flags['baseline-docs'] === undefined ? undefined : Number(flags['baseline-docs']);
 const baseline = await measure('inline', baselineDocs);
 process.stderr.write(`baseline (in-process, 1 thread): ${baseline.documents} docs in ${(baseline.elapsedMs / 1000).toFixed(1)} s, peak RSS ${baseline.peakRssMb} MB, `

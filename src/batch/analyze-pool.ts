@@ -195,6 +195,18 @@ export class AnalyzePool {
     });
   }
 
+  /**
+   * The share of time the workers have been busy since they started (event-loop utilisation,
+   * mean over the current workers, 0–1): near 1 when they never wait for work. Time a busy worker
+   * spends waiting for a CPU counts as busy.
+   */
+  utilization(): number {
+    if (this.#slots.length === 0) return 0;
+    let sum = 0;
+    for (const slot of this.#slots) sum += slot.worker.performance.eventLoopUtilization().utilization;
+    return sum / this.#slots.length;
+  }
+
   /** Stops every worker; batches still pending are rejected. */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -46,6 +46,11 @@ export interface BatchProgress {
 export interface BatchSummary extends BatchProgress {
   /** Worker threads used (0 when analysed in-process). */
   workers: number;
+  /**
+   * The share of the run the workers were busy (0–1, their event-loop utilisation; null when
+   * analysed in-process): near 1 means the reading and committing thread kept them fed.
+   */
+  workerUtilization: number | null;
   /** The first problems met (at most `maxProblemsKept`), with positions. */
   problems: BatchProblem[];
   /** True when the run was stopped by its AbortSignal before the inputs ended. */
@@ -96,6 +101,8 @@ export interface Analyser {
   readonly workers: number;
   run(inputs: readonly AnalyzeItem[]): Promise<readonly AnalyzeResult[]>;
   close(): Promise<void>;
+  /** See BatchSummary.workerUtilization. */
+  utilization?(): number;
 }
 
 function inProcessAnalyser(config: Config): Analyser {
@@ -160,7 +167,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
       ? inProcessAnalyser(config)
       : (() => {
         const pool = new AnalyzePool({ size: workerCount(options.workers ?? config.dedup.workers), config });
-        return { workers: pool.size, run: (inputs) => pool.run(inputs), close: () => pool.close() } satisfies Analyser;
+        return { workers: pool.size, run: (inputs) => pool.run(inputs), close: () => pool.close(), utilization: () => pool.utilization() } satisfies Analyser;
       })();
     const slots = Math.max(1, analyser.workers) * 2;
     const batchSize = Math.max(1, Math.min(options.batchSize ?? 64, Math.floor(maxInFlight / (slots + 1))));
@@ -323,7 +330,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
     await queue.onIdle();
     if (fatal !== null) throw fatal;
     drain();
-    return { ...progress, workers: analyser.workers, problems, interrupted };
+    return { ...progress, workers: analyser.workers, workerUtilization: analyser.utilization?.() ?? null, problems, interrupted };
   } finally {
     try {
       await analyser?.close();

@@ -116,6 +116,8 @@ describe('dedupBatch', () => {
     const parsed = await dedupEntries(readInputs(await resolveInputs([path])), { dataDir: parsedData, config, workers: 2 });
     results.push({ name: 'parsed before the workers', stored: await storedUrls(parsedData), summary: parsed, corpus: await corpusOf(parsedData) });
     const first = results[0]!;
+    expect(first.summary.workerUtilization).toBeNull();
+    for (const r of results.slice(1)) expect(r.summary.workerUtilization, r.name).toSatisfy((u: number | null) => u !== null && u > 0 && u <= 1);
     // The chains make the outcome order-dependent: far fewer stored than read, exact and near both met.
     expect(first.stored.length).toBeLessThan(80);
     expect(first.summary.exact).toBeGreaterThan(0);
