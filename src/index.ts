@@ -54,7 +54,6 @@ export { hash64, HASH_NAMES } from './fingerprint/hash64.js';
 export { simhashFromHashes, simhashFeatures } from './fingerprint/simhash.js';
 export { hashFeatures, fingerprintWords, fingerprintParagraphs } from './fingerprint/fingerprint-words.js';
 export { textHash } from './fingerprint/text-hash.js';
-export { analyzeNormalizedText } from './fingerprint/analyze-normalized-text.js';
 export {
   popcount32, hammingDistance, fingerprintToHex, fingerprintFromHex, fingerprintToBigInt, fingerprintFromBigInt,
 } from './fingerprint/fingerprint-codec.js';

@@ -88,9 +88,11 @@ const P_COMMUN = codes('commun');
 
 /**
  * Scratch space for the word being stemmed (fully rewritten by every call, never read across calls;
- * JavaScript runs one call at a time per thread).
+ * JavaScript runs one call at a time per thread). Fixed size: longer words (a base64 blob in a page)
+ * get a buffer of their own for that call, so one huge token never stays allocated.
  */
-let buffer = new Uint16Array(64);
+const SHARED_BUFFER_UNITS = 256;
+const sharedBuffer = new Uint16Array(SHARED_BUFFER_UNITS);
 
 /** a e i o u y (a 'Y' marked by the prelude is a consonant), by code unit below 128. */
 const VOWEL = (() => {
@@ -174,8 +176,7 @@ export function stemEnglish(word: string): string {
   // Prelude: drop one leading apostrophe; mark consonant y (initial, or after a vowel) as Y.
   const off = word.charCodeAt(0) === 39 ? 1 : 0;
   let len = word.length - off;
-  if (buffer.length < len + 4) buffer = new Uint16Array(len * 2 + 4);
-  const b = buffer;
+  const b = len + 4 <= SHARED_BUFFER_UNITS ? sharedBuffer : new Uint16Array(len + 4);
   let yFound = false;
   // Lowest index written since the prelude: the stem equals the word's own units below it.
   let changed = len;

@@ -37,11 +37,20 @@ export class StemCache {
       for (const m of this.#byLanguage.values()) m.clear();
       this.#size = 0;
     }
-    memo.set(word, stem);
+    memo.set(ownCopy(word), ownCopy(stem));
     this.#size++;
   }
 
   get size(): number {
     return this.#size;
   }
+}
+
+/**
+ * A copy of `s` that does not share its parent's memory. Tokens are slices of their document, and V8
+ * makes a slice of 13 code units or more a view of the parent string: cached as is, one word would
+ * keep its whole document alive until the cache starts over. (Shorter slices are copied by V8.)
+ */
+function ownCopy(s: string): string {
+  return s.length < 13 ? s : Buffer.from(s, 'utf16le').toString('utf16le');
 }

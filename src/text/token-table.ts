@@ -58,11 +58,18 @@ export interface TokenTable {
 }
 
 /**
- * The hash tokenTable keys tokens by: FNV-1a over the UTF-16 code units of text[start..end), then a
- * finaliser for the low bits (int32). Not for anything outside one process.
+ * FNV-1a's offset basis XOR a random value drawn once per thread: token tables probe linearly, so a
+ * fixed hash would let a page of crafted colliding tokens make tokenising quadratic. Constant for the
+ * thread's lifetime (SpanSets and token tables of one thread agree); never persisted.
+ */
+const SPAN_HASH_BASIS = (0x811c9dc5 ^ crypto.getRandomValues(new Uint32Array(1))[0]!) | 0;
+
+/**
+ * The hash tokenTable keys tokens by: FNV-1a (seeded per thread) over the UTF-16 code units of
+ * text[start..end), then a finaliser for the low bits (int32). Not for anything outside one thread.
  */
 export function spanHash(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5 | 0;
+  let h = SPAN_HASH_BASIS;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   h ^= h >>> 15;
   h = Math.imul(h, 0x2c1b3c6d);
@@ -122,7 +129,7 @@ export function tokenTable(text: string): TokenTable {
     // A token: a word runs over letters, digits and marks; a solo character takes its marks.
     // spanHash of the token, computed as its code units are read.
     const start = i;
-    let h = Math.imul(0x811c9dc5 ^ text.charCodeAt(i), 0x01000193);
+    let h = Math.imul(SPAN_HASH_BASIS ^ text.charCodeAt(i), 0x01000193);
     if (first >= 4) h = Math.imul(h ^ text.charCodeAt(i + 1), 0x01000193);
     i += 1 + (first >>> 2);
     while (i < n) {
