@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
+import { seededRandom } from './seeded-random.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -93,22 +94,11 @@ const docs = Number(flags.docs);
 const seed = Number(flags.seed);
 if (!Number.isInteger(docs) || docs < 1) throw new Error(`Expected \`docs\` to be a positive integer, got \`${flags.docs}\``);
 
-function prng(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function generate(path: string): Promise<void> {
   const truth = JSON.parse(readFileSync(resolve(here, '../../shared/datasets/article-benchmark-dev/ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
   const paragraphs = Object.values(truth).flatMap((t) => t.articleBody.split(/\n+/).map((p) => p.trim()).filter((p) => p.length >= 80));
   const vocabulary = [...new Set(paragraphs.join(' ').split(/\s+/).filter((w) => /^\p{L}{4,}$/u.test(w)))];
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
   const recent: string[] = []; // the last documents, candidates to be duplicated
   const tmp = `${path}.partial`;

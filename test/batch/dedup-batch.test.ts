@@ -11,6 +11,7 @@ import { readInputs, resolveInputs } from '../../src/batch/read-inputs.js';
 import type { PageInput } from '../../src/types.js';
 import { InputError } from '../../src/errors.js';
 import { writeWarc } from './warc-fixture.js';
+import { seededRandom } from '../../scripts/seeded-random.js';
 
 const truth = JSON.parse(await readFile(new URL('../../../shared/datasets/article-benchmark-dev/ground-truth.json', import.meta.url), 'utf8')) as Record<string, { articleBody: string; url: string }>;
 const texts = Object.keys(truth).sort().map((id) => truth[id]!.articleBody).filter((t) => t.length > 1500);
@@ -30,20 +31,9 @@ async function storedUrls(dataDir: string): Promise<string[]> {
   return corpus.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { url: string }).url);
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Near-duplicate chains (~150-word texts) whose stored members depend on the order of commits. */
 function clusteredDocs(count: number): string[] {
-  const random = prng(3);
+  const random = seededRandom(3);
   const lines: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const base = texts[i % 20]!.split(' ').slice(0, 150).join(' ');

@@ -10,6 +10,16 @@ import {
 import type { Fingerprint } from '../../src/types.js';
 import { flipBits, prng, randomFingerprint, randomPositions } from './index-test-helpers.js';
 
+/** A stored-row feed that gives one more row on its second pass (a table built from it must refuse it). */
+function feedChangingOnSecondPass(): (visit: (id: number, hi: number, lo: number) => void) => void {
+  let pass = 0;
+  return (visit) => {
+    pass++;
+    visit(1, 1, 1);
+    if (pass === 2) visit(2, 1, 1);
+  };
+}
+
 interface Entry {
   id: number;
   fp: Fingerprint;
@@ -95,12 +105,7 @@ describe('BlockTable', () => {
   });
 
   it('refuses a feed whose two passes differ', () => {
-    let pass = 0;
-    const feed = (visit: (id: number, hi: number, lo: number) => void) => {
-      pass++;
-      visit(1, 1, 1);
-      if (pass === 2) visit(2, 1, 1);
-    };
+    const feed = feedChangingOnSecondPass();
     expect(() => BlockTable.build(blockLayout(3), feed, 2)).toThrow(/changed between the two passes/);
   });
 
@@ -273,12 +278,7 @@ describe('PairedBlockTable bucket counts (one-pass builds)', () => {
   });
 
   it('refuses a feed whose two passes differ', () => {
-    let pass = 0;
-    const feed = (visit: (id: number, hi: number, lo: number) => void) => {
-      pass++;
-      visit(1, 1, 1);
-      if (pass === 2) visit(2, 1, 1);
-    };
+    const feed = feedChangingOnSecondPass();
     expect(() => PairedBlockTable.build(blockLayout(3), feed)).toThrow(BucketCountsMismatch);
   });
 });

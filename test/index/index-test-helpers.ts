@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import type { Fingerprint, FingerprintParams, IndexCandidate } from '../../src/types.js';
+import { seededRandom } from '../../scripts/seeded-random.js';
 
 export function paramsFor(distance: number): FingerprintParams {
   return { distance, shingleSize: 3, hash: 'rabin', weighting: 'unit', normalizerVersion: 1 };
@@ -19,16 +20,10 @@ export function flipBits(fp: Fingerprint, positions: readonly number[]): Fingerp
   return { hi, lo };
 }
 
-/** A small deterministic PRNG (mulberry32), so failures can be replayed. */
+/** A small deterministic PRNG (mulberry32) giving 32-bit unsigned integers, so failures can be replayed. */
 export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const next = seededRandom(seed);
+  return () => (next() * 4294967296) >>> 0;
 }
 
 export function randomFingerprint(next: () => number): Fingerprint {

@@ -2,16 +2,11 @@
  * stemEnglish works in a scratch buffer; one long token (a base64 blob or data: URI in a page's
  * text) must not leave memory in proportion to its length allocated after the call.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { collectGarbage } from '../helpers/collect-garbage.js';
 import { stemEnglish } from '../../src/text/english-stemmer.js';
 
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
 function arrayBufferBytes(): number {
-  collectGarbage();
   collectGarbage();
   return process.memoryUsage().arrayBuffers;
 }

@@ -5,20 +5,15 @@
  * (200,000 entries by default, one cache per batch worker). And a warm cache must give what an empty
  * one gives, for every language it serves.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { collectGarbage } from '../helpers/collect-garbage.js';
 import { defaultConfig } from '../../src/config.js';
 import { analyzeText, fingerprintParamsFrom } from '../../src/pipeline.js';
 import { goldenInputs } from '../fingerprint/golden-cases.js';
 import { stemmerFor } from '../../src/text/remove-stop-words-and-stem.js';
 import { StemCache } from '../../src/text/stem-cache.js';
 
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
 function heapBytes(): number {
-  collectGarbage();
   collectGarbage();
   return process.memoryUsage().heapUsed;
 }
