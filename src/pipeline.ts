@@ -303,6 +303,7 @@ export class Pipeline {
     const candidate = this.candidateOf(analyzed);
     if (candidate === null) return this.skip(analyzed);
     const decision = this.index.checkAndInsert(candidate);
+    if (decision.kind === 'stored') this.writeCorpusLines([{ analyzed, id: decision.id }]);
     this.afterDecision(analyzed, decision);
     return decision;
   }
@@ -331,7 +332,7 @@ export class Pipeline {
     }
     // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
     this.writeCorpusLines(stored);
-    for (let j = 0; j < positions.length; j++) this.afterDecision(pages[positions[j]!]!, judged[j]!, false);
+    for (let j = 0; j < positions.length; j++) this.afterDecision(pages[positions[j]!]!, judged[j]!);
     for (let i = 0; i < pages.length; i++) decisions[i] ??= this.skip(pages[i]!);
     return decisions as Decision[];
   }
@@ -382,12 +383,11 @@ export class Pipeline {
     this.counters.skippedBy[reason] = (this.counters.skippedBy[reason] ?? 0) + 1;
   }
 
-  /** Counts a decision and records the page's links; with `writeLine`, also writes a stored page's corpus line. */
-  private afterDecision(analyzed: AnalyzedPage, decision: Decision, writeLine = true): void {
+  /** Counts a decision and records the page's links (a stored page's corpus line is written before). */
+  private afterDecision(analyzed: AnalyzedPage, decision: Decision): void {
     this.counters.processed++;
     if (decision.kind === 'stored') {
       this.counters.stored++;
-      if (writeLine) this.writeCorpusLines([{ analyzed, id: decision.id }]);
     } else if (decision.kind === 'exact') {
       this.counters.exact++;
     } else if (decision.kind === 'near') {
