@@ -79,26 +79,16 @@ function idAt(buffer: Buffer, start: number, end: number): number {
 }
 
 /**
- * A record's line, `\n` last, as the pieces to write (several when the text comes as JSON bytes,
- * written where they are). `id` first: `open` reads it from the start of the line without parsing the rest.
+ * A record's line, `\n` last, as the pieces to write: the fields before the text, the text's JSON
+ * (its given bytes, written where they are, or `text` encoded here) and the fields after it — the
+ * bytes `JSON.stringify` gives for the whole record. `id` first: `open` reads it from the start of
+ * the line without parsing the rest.
  */
 function linePieces(record: CorpusRecord): Uint8Array[] {
-  if (record.textJson === undefined) {
-    return [Buffer.from(`${JSON.stringify({
-      id: record.id,
-      url: record.url,
-      finalUrl: record.finalUrl,
-      title: record.title,
-      language: record.language,
-      text: record.text,
-      fingerprint: record.fingerprint,
-      fetchedAt: record.fetchedAt,
-    })}\n`, 'utf8')];
-  }
-  // The same line, with the text's JSON bytes put in place.
   const head = { id: record.id, url: record.url, finalUrl: record.finalUrl, title: record.title, language: record.language };
+  const text = record.textJson ?? Buffer.from(JSON.stringify(record.text), 'utf8');
   const tail = `,"fingerprint":${JSON.stringify(record.fingerprint)},"fetchedAt":${JSON.stringify(record.fetchedAt)}}\n`;
-  return [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8'), record.textJson, Buffer.from(tail, 'utf8')];
+  return [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8'), text, Buffer.from(tail, 'utf8')];
 }
 
 /** Writes every piece, in order, with one writev (and plain writes for what a short write left). */
