@@ -61,7 +61,7 @@ export const configSchema = z.object({
       }),
     /** Strictness level of each query class. */
     classLevels: z.object(Object.fromEntries(QUERY_CLASSES.map((c) => [c, z.enum(STRICTNESS_LEVELS)])) as Record<(typeof QUERY_CLASSES)[number], z.ZodEnum<{ [K in (typeof STRICTNESS_LEVELS)[number]]: K }>>).strict(),
-    /** A pair whose plain Jaccard is in [threshold − margin, threshold) is compared again with synonyms. */
+    /** Relative: a pair whose plain Jaccard is in [threshold × (1 − margin), threshold) is compared again with synonyms. */
     criticalMargin: z.number().min(0).max(1),
     /** Run the synonym pass. */
     synonyms: z.boolean(),

@@ -81,7 +81,7 @@ export function registerFilter(program: Command): void {
     .option('--format <format>', 'json: one {"query","class","threshold","results":[...kept, with "duplicates"]} a line; text: readable lists', choiceFlag('format', ['json', 'text'] as const), 'json')
     .option('--synonyms <on|off>', 'compare critical pairs again with synonyms (default: config filter.synonyms, on)', choiceFlag('synonyms', ['on', 'off'] as const))
     .option('--synonym-file <file>', 'user synonym classes, one a line, added to the shipped tables (default: config filter.synonymFile, none)')
-    .option('--margin <m>', 'critical margin: a pair within m under the threshold gets the synonym pass (default: config filter.criticalMargin, 0.1)', marginFlag)
+    .option('--margin <m>', 'critical margin, relative: a pair with Jaccard in [t × (1 − m), t) gets the synonym pass (default: config filter.criticalMargin, 0.3)', marginFlag)
     .option('--language <code>', 'language of the annotations, ISO 639-3, or auto to detect per list (default: config filter.language, auto)', languageFlag)
     .action(async (input: string, flags: FilterFlags, cmd: Command) => {
       const root = cmd.parent ?? cmd;

@@ -5,7 +5,8 @@
  */
 import { normalizeText } from '../text/normalize-text.js';
 import { tokenize } from '../text/tokenize.js';
-import { removeStopWordsAndStem } from '../text/remove-stop-words-and-stem.js';
+import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
+import { stopWordsFor } from '../text/language-resources.js';
 
 /** A result's annotation: its title and snippet (either may be missing). */
 export interface Annotation {
@@ -25,29 +26,51 @@ export function annotationText(result: Annotation): string {
   return `${result.title ?? ''}\n\n${result.snippet ?? ''}`;
 }
 
-/** The word sets of a list's annotations, stemmed for `language` (ISO 639-3; 'und' = no stems). */
+/**
+ * The word sets of a list's annotations, stemmed for `language` (ISO 639-3; 'und' = no stems).
+ * The same words as removeStopWordsAndStem gives each annotation (an annotation of stop words
+ * only keeps them, stemmed), but each distinct token of the list is looked up and stemmed once:
+ * the results of one list share most of their words.
+ */
 export function annotationWordSets(results: readonly Annotation[], language: string): AnnotationWordSets {
-  const ids = new Map<string, number>();
+  const stem = stemmerFor(language, {});
+  const stopWords = stopWordsFor(language);
+  const stemIds = new Map<string, number>();
   const stems: string[] = [];
+  /** token → word id, or -1 for a stop word */
+  const tokenIds = new Map<string, number>();
+  const idOfStem = (word: string): number => {
+    let id = stemIds.get(word);
+    if (id === undefined) {
+      id = stems.length;
+      stemIds.set(word, id);
+      stems.push(word);
+    }
+    return id;
+  };
   const sets: Int32Array[] = [];
   for (const result of results) {
-    const words = removeStopWordsAndStem(tokenize(normalizeText(annotationText(result))), language);
-    const set = new Int32Array(words.length);
+    const tokens = tokenize(normalizeText(annotationText(result)));
+    let set = new Int32Array(tokens.length);
     let n = 0;
-    for (const word of words) {
-      let id = ids.get(word);
+    for (const token of tokens) {
+      let id = tokenIds.get(token);
       if (id === undefined) {
-        id = stems.length;
-        ids.set(word, id);
-        stems.push(word);
+        id = stopWords.has(token) ? -1 : idOfStem(stem(token));
+        tokenIds.set(token, id);
       }
-      set[n++] = id;
+      if (id >= 0) set[n++] = id;
     }
-    set.sort();
-    // Distinct ids in place (the array is sorted).
-    let m = 0;
-    for (let k = 0; k < n; k++) if (m === 0 || set[m - 1] !== set[k]) set[m++] = set[k]!;
-    sets.push(set.slice(0, m));
+    if (n === 0) for (const token of tokens) set[n++] = idOfStem(stem(token));
+    set = set.subarray(0, n).sort();
+    sets.push(distinctSorted(set));
   }
   return { sets, stems };
+}
+
+/** The distinct values of a sorted array, as a new array of their own. */
+function distinctSorted(sorted: Int32Array): Int32Array {
+  let m = 0;
+  for (let k = 0; k < sorted.length; k++) if (m === 0 || sorted[m - 1] !== sorted[k]) sorted[m++] = sorted[k]!;
+  return sorted.slice(0, m);
 }

@@ -6,8 +6,11 @@
  * threshold of the result it is listed under (no chains through collapsed results).
  *
  * Similarity is the Jaccard coefficient of the annotation word sets (annotation-words.ts). A pair
- * just under the threshold (within `criticalMargin`) is compared again with synonyms
- * (jaccard.ts's synonymJaccard) when a synonym dictionary is given.
+ * just under the threshold t — at least t × (1 − criticalMargin) — is compared again with synonyms
+ * (jaccard.ts's synonymJaccard) when a synonym dictionary is given. The margin is relative because
+ * replacing a share r of the words scales a pair's Jaccard by about (1 − r) / (1 + r), whatever it
+ * was; an absolute margin would also send every unrelated pair (Jaccard near 0) to the synonym pass
+ * under a low threshold.
  */
 import { detectLanguage } from '../text/detect-language.js';
 import type { SynonymDictionary } from '../synonyms/synonym-dictionary.js';
@@ -55,6 +58,7 @@ export interface FilteredList {
 export interface FilterSettings {
   readonly thresholds: Readonly<Record<StrictnessLevel, number>>;
   readonly classLevels: Readonly<Record<QueryClass, StrictnessLevel>>;
+  /** Relative: a pair with plain Jaccard in [threshold × (1 − margin), threshold) gets the synonym pass. */
   readonly criticalMargin: number;
   readonly synonyms: boolean;
   readonly synonymFile: string;
@@ -105,7 +109,7 @@ export function filterResults(list: ResultList, options: FilterOptions): Filtere
   const { sets, stems } = annotationWordSets(list.results, language);
   const dictionary = settings.synonyms ? options.synonyms : undefined;
   const classesOf = dictionary === undefined ? undefined : classesByWord(dictionary, language, stems);
-  const critical = threshold - settings.criticalMargin;
+  const critical = threshold * (1 - settings.criticalMargin);
   const kept: number[] = [];
   const duplicates: DuplicateResult[][] = [];
   for (let i = 0; i < list.results.length; i++) {

@@ -99,6 +99,6 @@ describe('neardup filter', () => {
     expect(code).toBe(0);
     const stdout = raw.replace(/\s+/g, ' ');
     for (const flag of ['--class <class>', '--format <format>', '--synonyms <on|off>', '--synonym-file <file>', '--margin <m>', '--language <code>']) expect(stdout).toContain(flag);
-    for (const def of ['(default: detected)', '(default: "json")', 'filter.synonyms, on)', 'filter.synonymFile, none)', 'filter.criticalMargin, 0.1)', 'filter.language, auto)']) expect(stdout).toContain(def);
+    for (const def of ['(default: detected)', '(default: "json")', 'filter.synonyms, on)', 'filter.synonymFile, none)', 'filter.criticalMargin, 0.3)', 'filter.language, auto)']) expect(stdout).toContain(def);
   });
 });

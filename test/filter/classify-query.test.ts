@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyQuery } from '../../src/filter/classify-query.js';
+import { QUERY_CLASSES } from '../../src/filter/query-class.js';
 
 describe('classifyQuery', () => {
   it.each([
@@ -60,5 +63,16 @@ describe('classifyQuery', () => {
     expect(classifyQuery('purch\u0430se iphone').class).toBe('transactional-telegraphic');
     expect(classifyQuery('купила платье').class).toBe('transactional-telegraphic');
     expect(classifyQuery('').class).toBe('general-telegraphic');
+  });
+});
+
+describe('classifyQuery on the labelled query set', () => {
+  it('classifies at least 90% of the 176 labelled English and Russian queries right', () => {
+    const file = join(import.meta.dirname, '..', 'fixtures', 'filter', 'labelled-queries.tsv');
+    const rows = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')).map((l) => l.split('\t'));
+    expect(rows.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(QUERY_CLASSES));
+    const right = rows.filter(([cls, , query]) => classifyQuery(query!).class === cls).length;
+    expect(right / rows.length).toBeGreaterThanOrEqual(0.9);
   });
 });

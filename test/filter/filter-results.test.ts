@@ -49,7 +49,7 @@ describe('filterResults', () => {
     const plain = similarity(original, spun);
     const t = settings.thresholds.medium;
     expect(plain).toBeLessThan(t);
-    expect(plain).toBeGreaterThanOrEqual(t - settings.criticalMargin);
+    expect(plain).toBeGreaterThanOrEqual(t * (1 - settings.criticalMargin));
     const synonyms = loadSynonymDictionary({ builtIn: false, userClasses: [['gizmo', 'widget'], ['surge', 'soar'], ['makers', 'producers'], ['strong', 'robust']] });
     const list = { query: 'gizmo market', results: [original, spun] };
     const out = filterResults(list, { settings, synonyms });
@@ -65,9 +65,11 @@ describe('filterResults', () => {
     const b = result('https://2.example/', 'alpha beta gamma delta epsilon zeta', 'x');
     const c = result('https://3.example/', 'beta gamma delta epsilon zeta eta theta', 'x');
     const out = filterResults({ query: 'q', results: [a, b, c] }, { settings, queryClass: 'general-telegraphic' });
-    // b is within 0.5 of a; c is within 0.5 of b (collapsed) but not of a: kept.
-    expect(similarity(c, b)).toBeGreaterThanOrEqual(0.5);
-    expect(similarity(c, a)).toBeLessThan(0.5);
+    // b is within the threshold of a; c is within it of b (collapsed) but not of a: kept.
+    const t = settings.thresholds.medium;
+    expect(similarity(b, a)).toBeGreaterThanOrEqual(t);
+    expect(similarity(c, b)).toBeGreaterThanOrEqual(t);
+    expect(similarity(c, a)).toBeLessThan(t);
     expect(out.results.map((r) => [r.url, r.duplicates.map((d) => d.url)])).toEqual([
       ['https://1.example/', ['https://2.example/']],
       ['https://3.example/', []],
