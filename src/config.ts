@@ -56,8 +56,11 @@ export const configSchema = z.object({
     /** Jaccard threshold of each strictness level; a stricter level collapses more, so its threshold is lower. */
     thresholds: z.object(Object.fromEntries(STRICTNESS_LEVELS.map((l) => [l, threshold()])) as Record<(typeof STRICTNESS_LEVELS)[number], ReturnType<typeof threshold>>)
       .strict()
-      .refine((t) => STRICTNESS_LEVELS.every((l, i) => i === 0 || t[l] <= t[STRICTNESS_LEVELS[i - 1]!]), {
-        message: 'thresholds that do not rise with strictness (minimal ≥ low ≥ medium ≥ high ≥ maximal)',
+      .superRefine((t, ctx) => {
+        const i = STRICTNESS_LEVELS.findIndex((l, k) => k > 0 && t[l] > t[STRICTNESS_LEVELS[k - 1]!]);
+        if (i === -1) return;
+        const [looser, level] = [STRICTNESS_LEVELS[i - 1]!, STRICTNESS_LEVELS[i]!];
+        ctx.addIssue({ code: 'custom', path: [level], message: `at most \`${looser}\`'s ${t[looser]} (a stricter level's threshold is not higher)` });
       }),
     /** Strictness level of each query class. */
     classLevels: z.object(Object.fromEntries(QUERY_CLASSES.map((c) => [c, z.enum(STRICTNESS_LEVELS)])) as Record<(typeof QUERY_CLASSES)[number], z.ZodEnum<{ [K in (typeof STRICTNESS_LEVELS)[number]]: K }>>).strict(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLASS_STRICTNESS, QUERY_CLASSES, STRICTNESS_LEVELS, levelOfInterval, parseQueryClass } from '../../src/filter/query-class.js';
-import { defaultConfig } from '../../src/config.js';
+import { defaultConfig, loadConfig, parseConfig } from '../../src/config.js';
 import { ValidationError } from '../../src/errors.js';
 
 describe('query classes and strictness', () => {
@@ -27,5 +27,26 @@ describe('query classes and strictness', () => {
     for (const c of QUERY_CLASSES) expect(filter.classLevels[c]).toBe(levelOfInterval(CLASS_STRICTNESS[c]));
     const t = STRICTNESS_LEVELS.map((l) => filter.thresholds[l]);
     for (let i = 1; i < t.length; i++) expect(t[i]).toBeLessThan(t[i - 1]!);
+  });
+});
+
+describe('config filter section', () => {
+  const config = defaultConfig();
+  const withFilter = (filter: Record<string, unknown>) => ({ ...config, filter: { ...config.filter, ...filter } });
+
+  it.each([
+    [{ thresholds: { ...config.filter.thresholds, low: 0.5 } }, /Expected `filter\.thresholds\.medium` to be at most `low`'s 0\.5 .*got 0\.58 \(number\)/],
+    [{ thresholds: { ...config.filter.thresholds, maximal: 0 } }, /Expected `filter\.thresholds\.maximal` to be .*got 0 \(number\)/],
+    [{ classLevels: { ...config.filter.classLevels, service: 'strict' } }, /Expected `filter\.classLevels\.service` to be one of "minimal"\|"low"\|"medium"\|"high"\|"maximal", got `strict`/],
+    [{ criticalMargin: 1.5 }, /Expected `filter\.criticalMargin` to be .*1.*got 1\.5/],
+    [{ language: 'english' }, /Expected `filter\.language`/],
+    [{ extra: 1 }, /Unknown setting in `filter` `extra`/],
+  ])('refuses %j', (filter, message) => {
+    expect(() => parseConfig(withFilter(filter))).toThrow(message);
+  });
+
+  it('takes NEARDUP_FILTER_* from the environment', () => {
+    const c = loadConfig({ env: { NEARDUP_FILTER_CRITICAL_MARGIN: '0.1', NEARDUP_FILTER_SYNONYMS: 'false', NEARDUP_FILTER_LANGUAGE: 'rus' } });
+    expect([c.filter.criticalMargin, c.filter.synonyms, c.filter.language]).toEqual([0.1, false, 'rus']);
   });
 });
