@@ -113,8 +113,8 @@ function evalLists(folder: string): void {
   const lists = buildEvalLists(articles, dictionary);
   const n = lists.reduce((x, l) => x + l.results.length, 0);
   const dups = lists.reduce((x, l) => x + l.results.filter((r) => r.goldHead !== null).length, 0);
-  const languages = [...new Set(lists.map((l) => l.language))].join(', ');
-  console.log(`\n== Collapsing: ${lists.length} lists from ${articles.length} usable dev articles (${languages}), ${n} results, ${dups} duplicates; built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const languages = [...new Set(lists.map((l) => l.language))].map((l) => `${l} ${lists.filter((x) => x.language === l).length}`).join(', ');
+  console.log(`\n== Collapsing: ${lists.length} lists from ${articles.length} usable dev articles (lists by language: ${languages}), ${n} results, ${dups} duplicates; built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   console.log(`each cell plain/with synonyms (critical margin ${margin}); recall by kind; topic = other articles wrongly collapsed`);
   const header = `${'threshold'.padEnd(16)}${'precision'.padEnd(13)}  ${'recall'.padEnd(11)}  ${'F1'.padEnd(11)}${'passage'.padStart(12)}${'syn 20%'.padStart(12)}${'syn 40%'.padStart(12)}${'topic FP'.padStart(8)}`;
   console.log(header);
