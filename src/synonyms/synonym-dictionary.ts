@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { InputError, ValidationError } from '../errors.js';
+import { InputError, ValidationError, describeValue } from '../errors.js';
 import { normalizeText } from '../text/normalize-text.js';
 import { tokenize } from '../text/tokenize.js';
 import { stopWordsFor } from '../text/language-resources.js';
@@ -43,6 +43,7 @@ export interface SynonymDictionaryOptions {
 }
 
 const NO_CLASSES: readonly number[] = Object.freeze([]);
+const NO_WORDS: readonly string[] = Object.freeze([]);
 
 export interface SynonymDictionary {
   /** Languages (ISO 639-3) with at least one class source. */
@@ -127,6 +128,9 @@ function buildTable(language: string, sources: readonly (readonly string[])[]): 
 }
 
 function userSources(options: SynonymDictionaryOptions): Map<string, (readonly string[])[]> {
+  if (options.userLanguage !== undefined && !/^[a-z]{3}$/.test(options.userLanguage)) {
+    throw new ValidationError(`Expected \`userLanguage\` to be an ISO 639-3 code (eng, rus, ...), got ${describeValue(options.userLanguage)}`);
+  }
   const lines: (readonly string[])[] = [];
   if (options.userFile !== undefined) for (const c of readUserFile(options.userFile)) lines.push(c.words);
   for (const [i, words] of (options.userClasses ?? []).entries()) {
@@ -136,15 +140,20 @@ function userSources(options: SynonymDictionaryOptions): Map<string, (readonly s
     lines.push(words);
   }
   const byLanguage = new Map<string, (readonly string[])[]>();
+  const add = (language: string, words: readonly string[]) => {
+    const list = byLanguage.get(language);
+    if (list === undefined) byLanguage.set(language, [words]);
+    else list.push(words);
+  };
   for (const words of lines) {
     if (options.userLanguage !== undefined) {
-      (byLanguage.get(options.userLanguage) ?? byLanguage.set(options.userLanguage, []).get(options.userLanguage)!).push(words);
+      add(options.userLanguage, words);
       continue;
     }
     // A class may mix scripts (a loanword and its spelling); each language gets its own words.
     for (const language of ['rus', 'eng']) {
       const part = words.filter((w) => CYRILLIC.test(w) === (language === 'rus'));
-      if (part.length >= 2) (byLanguage.get(language) ?? byLanguage.set(language, []).get(language)!).push(part);
+      if (part.length >= 2) add(language, part);
     }
   }
   return byLanguage;
@@ -173,7 +182,7 @@ export function loadSynonymDictionary(options: SynonymDictionaryOptions = {}): S
   return {
     languages: Object.freeze([...languages].sort()),
     classesOf: (language, stem) => tableFor(language)?.byStem.get(stem) ?? NO_CLASSES,
-    wordsOf: (language, classId) => tableFor(language)?.classes[classId] ?? NO_CLASSES as unknown as readonly string[],
+    wordsOf: (language, classId) => tableFor(language)?.classes[classId] ?? NO_WORDS,
     classCount: (language) => tableFor(language)?.classes.length ?? 0,
   };
 }

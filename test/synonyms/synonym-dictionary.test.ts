@@ -86,6 +86,7 @@ describe('loadSynonymDictionary, user classes', () => {
     writeFileSync(file, 'a b\nlonely\n');
     expect(() => loadSynonymDictionary({ userFile: file })).toThrow(/line 2/);
     expect(() => loadSynonymDictionary({ userClasses: [['solo']] })).toThrow(ValidationError);
+    expect(() => loadSynonymDictionary({ userLanguage: 'English' })).toThrow(/Expected `userLanguage` to be an ISO 639-3 code/);
   });
 });
 
