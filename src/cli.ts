@@ -12,6 +12,7 @@ import { registerCrawl } from './cli/crawl-command.js';
 import { registerDedup } from './cli/dedup-command.js';
 import { registerClusters } from './cli/clusters-command.js';
 import { registerEval } from './cli/eval-command.js';
+import { registerFilter } from './cli/filter-command.js';
 
 export function buildProgram(): Command {
   const program = new Command('neardup')
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerDedup(program);
   registerClusters(program);
   registerEval(program);
+  registerFilter(program);
   return program;
 }
 

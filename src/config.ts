@@ -7,10 +7,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ConfigError, describeValue } from './errors.js';
+import { QUERY_CLASSES, STRICTNESS_LEVELS } from './filter/query-class.js';
 import { MAX_DISTANCE, MAX_SHINGLE_SIZE } from './fingerprint/fingerprint-params.js';
 import { FEATURE_WEIGHTINGS, HASH_NAMES, SCOPE_MODES } from './types.js';
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
+/** A Jaccard threshold: a pair at or above it is collapsed; 0 would collapse everything. */
+const threshold = () => z.number().gt(0).max(1);
 
 export const configSchema = z.object({
   fingerprint: z.object({
@@ -50,6 +53,27 @@ export const configSchema = z.object({
     /** Share of a host's pages that must duplicate another host's to call it a mirror. */
     mirrorThreshold: z.number().min(0).max(1),
     mirrorMinPages: int(1, 1_000_000),
+  }).strict(),
+  filter: z.object({
+    /** Jaccard threshold of each strictness level; a stricter level collapses more, so its threshold is lower. */
+    thresholds: z.object(Object.fromEntries(STRICTNESS_LEVELS.map((l) => [l, threshold()])) as Record<(typeof STRICTNESS_LEVELS)[number], ReturnType<typeof threshold>>)
+      .strict()
+      .superRefine((t, ctx) => {
+        const i = STRICTNESS_LEVELS.findIndex((l, k) => k > 0 && t[l] > t[STRICTNESS_LEVELS[k - 1]!]);
+        if (i === -1) return;
+        const [looser, level] = [STRICTNESS_LEVELS[i - 1]!, STRICTNESS_LEVELS[i]!];
+        ctx.addIssue({ code: 'custom', path: [level], message: `at most \`${looser}\`'s ${t[looser]} (a stricter level's threshold is not higher)` });
+      }),
+    /** Strictness level of each query class. */
+    classLevels: z.object(Object.fromEntries(QUERY_CLASSES.map((c) => [c, z.enum(STRICTNESS_LEVELS)])) as Record<(typeof QUERY_CLASSES)[number], z.ZodEnum<{ [K in (typeof STRICTNESS_LEVELS)[number]]: K }>>).strict(),
+    /** Relative: a pair whose plain Jaccard is in [threshold × (1 − margin), threshold) is compared again with synonyms. */
+    criticalMargin: z.number().min(0).max(1),
+    /** Run the synonym pass. */
+    synonyms: z.boolean(),
+    /** A user synonym file (one class a line) added to the shipped tables; "" for none. */
+    synonymFile: z.string(),
+    /** Language of the annotations (ISO 639-3), or "auto" to detect it per result list. */
+    language: z.string().regex(/^(auto|[a-z]{3})$/),
   }).strict(),
 }).strict();
 
