@@ -6,8 +6,11 @@
  *   sites, which in an article are mostly sources, products or references;
  * - data tables, code, and embedded posts (tweets) with prose are never dropped.
  */
-import { EMBED, type PageModel } from './page-model.js';
+import { EMBED, MIXED, type PageModel } from './page-model.js';
 import { linkDensity, type SubtreeStats } from './subtree-stats.js';
+
+/** Share of the container's prose a {@link MIXED} element inside it must hold to stay. */
+const mixedKeepShare = 0.5;
 
 /** Readability's data-table test: such tables are kept whatever their link density. */
 function isDataTable(model: PageModel, i: number, kept: SubtreeStats): boolean {
@@ -85,6 +88,12 @@ export function cleanConditionally(
       const embeddedPost = (model.flags[i]! & EMBED) !== 0 && kept.goodChars[i]! > 0;
       if (t === 'code' || t === 'pre' || embeddedPost || (t === 'table' && isDataTable(model, i, kept))) {
         untouchable[i] = 1;
+        continue;
+      }
+      // Furniture and article words at once (`post-meta`, `entry-footer`): furniture inside the
+      // article unless it holds most of the article's prose.
+      if ((model.flags[i]! & MIXED) !== 0 && kept.goodChars[i]! < kept.goodChars[container]! * mixedKeepShare) {
+        dropped[i] = 1;
         continue;
       }
       if (t !== 'div' && t !== 'ul' && t !== 'table' && t !== 'form' && t !== 'fieldset') continue;
