@@ -9,8 +9,11 @@
 import { EMBED, MIXED, type PageModel } from './page-model.js';
 import { linkDensity, type SubtreeStats } from './subtree-stats.js';
 
-/** Share of the container's prose a {@link MIXED} element inside it must hold to stay. */
-const mixedKeepShare = 0.5;
+/**
+ * An element inside a container holding at least this share of the container's prose is never
+ * cleaned away: neither a class word nor a share button's iframe outweighs the text it holds.
+ */
+const articleShare = 0.5;
 
 /** Readability's data-table test: such tables are kept whatever their link density. */
 function isDataTable(model: PageModel, i: number, kept: SubtreeStats): boolean {
@@ -90,9 +93,10 @@ export function cleanConditionally(
         untouchable[i] = 1;
         continue;
       }
-      // Furniture and article words at once (`post-meta`, `entry-footer`): furniture inside the
-      // article unless it holds most of the article's prose.
-      if ((model.flags[i]! & MIXED) !== 0 && kept.goodChars[i]! < kept.goodChars[container]! * mixedKeepShare) {
+      // What holds most of the article's prose is the article, whatever its class, embeds or images.
+      if (kept.goodChars[i]! > 0 && kept.goodChars[i]! >= kept.goodChars[container]! * articleShare) continue;
+      // Furniture and article words at once (`post-meta`, `entry-footer`): furniture inside the article.
+      if ((model.flags[i]! & MIXED) !== 0) {
         dropped[i] = 1;
         continue;
       }

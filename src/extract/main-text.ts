@@ -81,7 +81,7 @@ function normaliseForCompare(text: string): string {
  * classed after its author, is not lost because the comments under it are longer. Elements whose
  * class words point both ways ({@link MIXED}) stay, to be judged inside the article.
  */
-function furniture(model: PageModel, goodChars: Float64Array): Uint8Array {
+export function furniture(model: PageModel, goodChars: Float64Array): Uint8Array {
   const n = model.elements.length;
   const removed = new Uint8Array(n);
   let totalGood = 0;

@@ -11,7 +11,10 @@ import * as patterns from './boilerplate-patterns.js';
 import { isElement, type DomElement, type DomNode } from './dom-node.js';
 
 // Element flags (bits).
-/** Class/id word of a comment thread: furniture whatever its size. */
+/**
+ * Class/id word of a comment thread, or a furniture tag or role with a furniture class/id word:
+ * furniture whatever its size.
+ */
 export const STRONG = 1;
 /** Furniture tag, role or class/id word: furniture unless it holds most of the page's prose. */
 export const WEAK = 2;
@@ -182,8 +185,11 @@ function classify(
   if ((flags & EXEMPT) === 0) {
     if (byClass.strong || byId.strong) flags |= STRONG;
     if (byClass.weak || byId.weak) {
-      const mixed = (flags & WEAK) === 0 && (byClass.positive || byId.positive);
-      flags |= mixed ? MIXED : WEAK;
+      const positive = byClass.positive || byId.positive;
+      // Two independent signs, a furniture tag or role and a furniture word (`<aside id="sidebar">`),
+      // make furniture whatever it holds; words both ways leave it to the prose it holds.
+      if ((flags & WEAK) !== 0) flags |= positive ? 0 : STRONG;
+      else flags |= positive ? MIXED : WEAK;
     }
   }
   if (byClass.positive || byId.positive) flags |= POSITIVE;
