@@ -63,7 +63,7 @@ export const weakBoilerplateWords: RegExp = new RegExp(
 
 /** Class/id words of article bodies (Readability's positive list, by word). */
 export const positiveWords: RegExp =
-  /^(?:article\w*|body|content|entry|hentry|main|page|post|text|blog|story|prose|richtext|rte)$/;
+  /^(?:article\w*|body|content|entry|hentry|main|page|post|text|blog|story|prose|richtext|rte)$|^(?:article|blog|post|entry|story|main)\w*(?:body|content|text)$/;
 
 /**
  * Class/id words of posts embedded in an article: `twitter-tweet`, `instagram-media`,
