@@ -88,3 +88,15 @@ export function classWords(value: string): string[] {
     .split(/[\s_\-:.]+/)
     .filter((word) => word !== '');
 }
+
+/**
+ * A heading that opens a comment section: "Comments", "12 Comments", "3 Responses to “Title”",
+ * "One thought on …", "Leave a Reply", "Reader comments" (and the same words in a few languages).
+ */
+export const commentSectionHeading: RegExp = new RegExp(
+  '^(?:(?:\\d+|no|one|reader|readers\'?)\\s+)?' +
+  '(?:comments?|responses?|replies|reactions|trackbacks?|pingbacks?|thoughts?|comentarios?|commentaires?|kommentare?|комментари[йия])' +
+  '(?:\\s*\\(\\d+\\))?(?:\\s+(?:to|on|so far)\\b.*)?\\s*:?$' +
+  '|^(?:leave|post|add|write|submit) (?:a |your )?(?:comment|reply|response)\\b',
+  'iu',
+);

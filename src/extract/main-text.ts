@@ -19,11 +19,11 @@
  * overflow the call stack. Nothing in the tree is modified, so a crawler can still enqueue the
  * page's links from the same `$` afterwards.
  */
-import { blockTags } from './boilerplate-patterns.js';
 import { chooseContainers, scoreCandidates } from './choose-containers.js';
 import { cleanConditionally } from './clean-conditionally.js';
 import { collapseWhitespace, type DomElement, type DomNode } from './dom-node.js';
-import { HEADING, MIXED, POSITIVE, STRONG, WEAK, buildPageModel, isAncestorOf, type PageModel } from './page-model.js';
+import { HEADING, buildPageModel, isAncestorOf, type PageModel } from './page-model.js';
+import { pageFurniture } from './page-furniture.js';
 import { goodCharsBySubtree, subtreeStats } from './subtree-stats.js';
 
 /** Options of {@link extractMainText}. */
@@ -65,54 +65,11 @@ const placeholderText = new RegExp(
 
 /** A block more than this share of links to the page's own site is a teaser, not prose. */
 const teaserLinkShare = 0.7;
-/** Prose (characters) beyond any caption or byline: an inline element holding this much is not furniture. */
-const inlineProseChars = 250;
 /** Main text shorter than this (characters) is checked against what cleaning removed. */
 const shortText = 500;
 
 function normaliseForCompare(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
-/**
- * removed[i] = 1 when i or an ancestor is page furniture. Comment threads and navigation go
- * first; then an element with only furniture words (or a furniture tag or role) goes unless it
- * holds most of the prose left, so a `<div class="no-sidebar">` wrapping everything, or a post
- * classed after its author, is not lost because the comments under it are longer. Elements whose
- * class words point both ways ({@link MIXED}) stay, to be judged inside the article.
- */
-export function furniture(model: PageModel, goodChars: Float64Array): Uint8Array {
-  const n = model.elements.length;
-  const removed = new Uint8Array(n);
-  let totalGood = 0;
-  for (let i = 0; i < n; i++) if (model.parent[i] === -1) totalGood += goodChars[i]!;
-  const holdsMostOf = (i: number, total: number) => total > 0 && goodChars[i]! >= total * 0.5;
-  for (let i = 0; i < n; i++) {
-    const p = model.parent[i]!;
-    if (p >= 0 && removed[p] === 1) {
-      removed[i] = 1;
-      continue;
-    }
-    // A comment-thread word on an element that is also called the article and holds it stays.
-    const f = model.flags[i]!;
-    if ((f & STRONG) !== 0 && !((f & POSITIVE) !== 0 && holdsMostOf(i, totalGood))) {
-      removed[i] = 1;
-      totalGood -= goodChars[i]!;
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    const p = model.parent[i]!;
-    if (removed[i] === 1 || (p >= 0 && removed[p] === 1)) {
-      removed[i] = 1;
-      continue;
-    }
-    if ((model.flags[i]! & WEAK) === 0 || holdsMostOf(i, totalGood)) continue;
-    // An inline element names a phrase (a byline, a credit); one holding paragraphs of prose is a
-    // wrapper left by pasting formatted text, whatever its class says.
-    if (!blockTags.has(model.tag[i]!) && goodChars[i]! >= inlineProseChars) continue;
-    removed[i] = 1;
-  }
-  return removed;
 }
 
 /** What the paragraphs are taken from. */
@@ -157,7 +114,7 @@ export function extractMainText(root: DomNode, options: MainTextOptions = {}): M
   const model = buildPageModel(root, options.url ?? null);
   if (model.blockOwner.length === 0) return { text: '', containers: [] };
 
-  const removed = furniture(model, goodCharsBySubtree(model));
+  const removed = pageFurniture(model, goodCharsBySubtree(model));
   const kept = subtreeStats(model, removed);
   const score = scoreCandidates(model, removed, kept);
   const containers = chooseContainers(model, score, kept);
