@@ -65,6 +65,8 @@ const placeholderText = new RegExp(
 
 /** A block more than this share of links to the page's own site is a teaser, not prose. */
 const teaserLinkShare = 0.7;
+/** A container's text at least this long (characters) is given once, however often the page repeats it. */
+const repeatChars = 40;
 /** Main text shorter than this (characters) is checked against what cleaning removed. */
 const shortText = 500;
 
@@ -82,19 +84,23 @@ interface Selection {
 /** The paragraphs of the selection, and their length in characters. */
 function assemble(model: PageModel, selection: Selection, title: string): { paragraphs: string[]; chars: number } {
   const { containers, dropped, untouchable } = selection;
-  const inContainers = (owner: number) =>
-    containers.length === 0 || containers.some((c) => isAncestorOf(model, c, owner));
-  const paragraphs: string[] = [];
-  let chars = 0;
+  // Paragraphs and characters per container (one group when there are no containers).
+  const groups: { paragraphs: string[]; chars: number }[] = containers.length === 0 ? [{ paragraphs: [], chars: 0 }] : containers.map(() => ({ paragraphs: [], chars: 0 }));
+  let c = 0;
   for (let b = 0; b < model.blockOwner.length; b++) {
     const owner = model.blockOwner[b]!;
     const text = model.blockText[b]!;
     if (owner < 0) {
       // Text outside any element (a bare fragment) counts only when no container was found.
-      if (containers.length === 0) paragraphs.push(text);
+      if (containers.length === 0) groups[0]!.paragraphs.push(text);
       continue;
     }
-    if (dropped[owner] === 1 || !inContainers(owner)) continue;
+    if (dropped[owner] === 1) continue;
+    if (containers.length > 0) {
+      // Containers are disjoint and in document order, as blocks are.
+      while (c < containers.length && model.end[containers[c]!]! <= owner) c++;
+      if (c === containers.length || owner < containers[c]!) continue;
+    }
     if (text.length < 40 && placeholderText.test(text)) continue;
     if (untouchable[owner] === 0 && model.blockInternalLinkChars[b]! > model.blockChars[b]! * teaserLinkShare) continue;
     if ((model.flags[owner]! & HEADING) !== 0 && title !== '') {
@@ -103,8 +109,21 @@ function assemble(model: PageModel, selection: Selection, title: string): { para
     }
     const paragraph = text.indexOf('\n') === -1 ? collapseWhitespace(text) : text;
     if (paragraph === '') continue;
-    paragraphs.push(paragraph);
-    chars += model.blockChars[b]!;
+    const group = groups[containers.length === 0 ? 0 : c]!;
+    group.paragraphs.push(paragraph);
+    group.chars += model.blockChars[b]!;
+  }
+  // A container that repeats an earlier one word for word is a second rendering of it (a hidden
+  // mobile or print copy), not more text.
+  const seen = new Set<string>();
+  const paragraphs: string[] = [];
+  let chars = 0;
+  for (const group of groups) {
+    const text = group.paragraphs.join('\n');
+    if (text.length >= repeatChars && seen.has(text)) continue;
+    seen.add(text);
+    paragraphs.push(...group.paragraphs);
+    chars += group.chars;
   }
   return { paragraphs, chars };
 }
