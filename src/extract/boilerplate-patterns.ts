@@ -55,7 +55,7 @@ export const weakBoilerplateWords: RegExp = new RegExp(
     'cookie\\w*', 'consent', 'gdpr', 'newsletter\\w*', 'subscribe\\w*', 'subscription', 'signup', 'paywall', 'regwall',
     'advert\\w*', 'ads?', 'adslot', 'adunit', 'adsense', 'dfp', 'gpt', 'sponsor\\w*', 'promo\\w*', 'banner',
     'breadcrumbs?', 'pagination', 'pager', 'popup', 'modal', 'overlay', 'lightbox',
-    'skip', 'print', 'toolbar', 'tags', 'taglist', 'topics',
+    'skip', 'print', 'toolbar', 'tags', 'taglist', 'topics', 'copyright', 'disclaimer',
     'sidebar', 'rail', 'widget\\w*', 'header', 'masthead', 'footer', 'nav', 'navbar', 'navigation', 'menu', 'submenu',
     'byline', 'author', 'dateline', 'timestamp', 'meta', 'caption', 'credit', 'offscreen', 'sr', 'visually',
   ].join('|') + ')$',

@@ -101,6 +101,9 @@ export function cleanConditionally(
         continue;
       }
       if (t !== 'div' && t !== 'ul' && t !== 'table' && t !== 'form' && t !== 'fieldset') continue;
+      // A div holding only a prose paragraph is that paragraph (Readability turns such divs into
+      // paragraphs before cleaning); a link or two in a sentence does not make it a link list.
+      if (t === 'div' && kept.blockElements[i] === 1 && kept.goodChars[i]! > 0) continue;
       if (shouldDrop(model, i, score, kept)) dropped[i] = 1;
     }
   }
