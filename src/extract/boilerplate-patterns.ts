@@ -58,6 +58,8 @@ export const weakBoilerplateWords: RegExp = new RegExp(
     'skip', 'print', 'toolbar', 'tags', 'taglist', 'topics', 'copyright', 'disclaimer',
     'sidebar', 'rail', 'widget\\w*', 'header', 'masthead', 'footer', 'nav', 'navbar', 'navigation', 'menu', 'submenu',
     'byline', 'author', 'dateline', 'timestamp', 'meta', 'caption', 'credit', 'offscreen', 'sr', 'visually',
+    // Run together with the post they belong to: postmetadata, entryfooter, articletags, storyshare.
+    '(?:post|entry|article|story|blog)(?:meta\\w*|footer|header|author|byline|tags|share\\w*|social|related)',
   ].join('|') + ')$',
 );
 
