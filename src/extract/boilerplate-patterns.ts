@@ -56,7 +56,7 @@ export const weakBoilerplateWords: RegExp = new RegExp(
     'advert\\w*', 'ads?', 'adslot', 'adunit', 'adsense', 'dfp', 'gpt', 'sponsor\\w*', 'promo\\w*', 'banner',
     'breadcrumbs?', 'pagination', 'pager', 'popup', 'modal', 'overlay', 'lightbox',
     'skip', 'print', 'toolbar', 'tags', 'taglist', 'topics', 'copyright', 'disclaimer',
-    'sidebar', 'rail', 'widget\\w*', 'header', 'masthead', 'footer', 'nav', 'navbar', 'navigation', 'menu', 'submenu',
+    'sidebar', 'rail', 'widget\\w*', 'module', 'moduletable', 'header', 'masthead', 'footer', 'nav', 'navbar', 'navigation', 'menu', 'submenu',
     'byline', 'author', 'dateline', 'timestamp', 'meta', 'caption', 'credit', 'offscreen', 'sr', 'visually',
     // Run together with the post they belong to: postmetadata, entryfooter, articletags, storyshare.
     '(?:post|entry|article|story|blog)(?:meta\\w*|footer|header|author|byline|tags|share\\w*|social|related)',
