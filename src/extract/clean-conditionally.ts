@@ -1,10 +1,14 @@
 /**
  * Readability's conditional cleaning, inside the chosen containers: a div, list, table, form or
  * fieldset is dropped when its class is negative, or (with few commas) when links, list items,
- * inputs, images or embeds outweigh its paragraphs. Two changes from Readability:
+ * inputs, images or embeds outweigh its paragraphs. Changes from Readability:
  * - a list is judged by its links to the page's own site (recirculation), not by links to other
  *   sites, which in an article are mostly sources, products or references;
- * - data tables, code, and embedded posts (tweets) with prose are never dropped.
+ * - data tables, code, and embedded posts (tweets) with prose are never dropped;
+ * - nor is an element holding most of the container's prose (whatever its class, share-button
+ *   iframes or images), nor a div holding only a prose paragraph;
+ * - an element whose class words point both ways (`post-meta`, `entry-footer`) is dropped
+ *   unless it holds most of the container's prose.
  */
 import { EMBED, MIXED, type PageModel } from './page-model.js';
 import { linkDensity, type SubtreeStats } from './subtree-stats.js';

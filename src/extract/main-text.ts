@@ -3,17 +3,18 @@
  *
  * 1. One iterative walk turns the tree into text blocks owned by block elements
  *    (page-model.ts).
- * 2. Page furniture is set aside: navigation, headers, footers, sidebars, comment threads,
- *    related lists, share bars, cookie and subscription prompts, captions (tags, ARIA roles,
- *    class/id words; see boilerplate-patterns.ts). Apart from comment threads, such an element is
- *    kept when it holds most of the page's prose, so a `<div class="no-sidebar">` wrapping
- *    everything is not lost.
+ * 2. Page furniture is set aside (page-furniture.ts): navigation, headers, footers, sidebars,
+ *    comment threads, related lists, share bars, cookie and subscription prompts, captions (tags,
+ *    ARIA roles, class/id words; see boilerplate-patterns.ts). Class words are evidence weighed
+ *    against the prose an element holds, never a veto on their own: a post classed
+ *    `entry-author-kim` or `widget Blog` is judged by its text, not its name.
  * 3. The article container is chosen by text and link density, Readability's way
  *    (choose-containers.ts).
- * 4. Inside it, link-, form- and embed-heavy parts are dropped (clean-conditionally.ts); the
- *    remaining blocks are the paragraphs, less placeholders ("Advertisement"), teasers that are
- *    mostly a link to another page of the same site ("Read more: ..."), and a heading that
- *    repeats the page title.
+ * 4. Inside it, link-, form- and embed-heavy parts are dropped (clean-conditionally.ts), but never
+ *    the part that holds most of the article's prose; the remaining blocks are the paragraphs,
+ *    less placeholders ("Advertisement"), teasers that are mostly a link to another page of the
+ *    same site ("Read more: ..."), a heading that repeats the page title, and a container that
+ *    repeats an earlier one word for word.
  *
  * Every pass is a loop over arrays or an explicit stack: a page nested 100,000 deep does not
  * overflow the call stack. Nothing in the tree is modified, so a crawler can still enqueue the
