@@ -55,15 +55,17 @@ export const weakBoilerplateWords: RegExp = new RegExp(
     'cookie\\w*', 'consent', 'gdpr', 'newsletter\\w*', 'subscribe\\w*', 'subscription', 'signup', 'paywall', 'regwall',
     'advert\\w*', 'ads?', 'adslot', 'adunit', 'adsense', 'dfp', 'gpt', 'sponsor\\w*', 'promo\\w*', 'banner',
     'breadcrumbs?', 'pagination', 'pager', 'popup', 'modal', 'overlay', 'lightbox',
-    'skip', 'print', 'toolbar', 'tags', 'taglist', 'topics',
-    'sidebar', 'rail', 'widget\\w*', 'header', 'masthead', 'footer', 'nav', 'navbar', 'navigation', 'menu', 'submenu',
+    'skip', 'print', 'toolbar', 'tags', 'taglist', 'topics', 'copyright', 'disclaimer',
+    'sidebar', 'rail', 'widget\\w*', 'module', 'moduletable', 'header', 'masthead', 'footer', 'nav', 'navbar', 'navigation', 'menu', 'submenu',
     'byline', 'author', 'dateline', 'timestamp', 'meta', 'caption', 'credit', 'offscreen', 'sr', 'visually',
+    // Run together with the post they belong to: postmetadata, entryfooter, articletags, storyshare.
+    '(?:post|entry|article|story|blog)(?:meta\\w*|footer|header|author|byline|tags|share\\w*|social|related)',
   ].join('|') + ')$',
 );
 
 /** Class/id words of article bodies (Readability's positive list, by word). */
 export const positiveWords: RegExp =
-  /^(?:article\w*|body|content|entry|hentry|main|page|post|text|blog|story|prose|richtext|rte)$/;
+  /^(?:article\w*|body|content|entry|hentry|main|page|post|text|blog|story|prose|richtext|rte)$|^(?:article|blog|post|entry|story|main)\w*(?:body|content|text)$/;
 
 /**
  * Class/id words of posts embedded in an article: `twitter-tweet`, `instagram-media`,
@@ -88,3 +90,15 @@ export function classWords(value: string): string[] {
     .split(/[\s_\-:.]+/)
     .filter((word) => word !== '');
 }
+
+/**
+ * A heading that opens a comment section: "Comments", "12 Comments", "3 Responses to “Title”",
+ * "One thought on …", "Leave a Reply", "Reader comments" (and the same words in a few languages).
+ */
+export const commentSectionHeading: RegExp = new RegExp(
+  '^(?:(?:\\d+|no|one|reader|readers\'?)\\s+)?' +
+  '(?:comments?|responses?|replies|reactions|trackbacks?|pingbacks?|thoughts?|comentarios?|commentaires?|kommentare?|комментари[йия])' +
+  '(?:\\s*\\(\\d+\\))?(?:\\s+(?:to|on|so far)\\b.*)?\\s*:?$' +
+  '|^(?:leave|post|add|write|submit) (?:a |your )?(?:comment|reply|response)\\b',
+  'iu',
+);

@@ -79,8 +79,11 @@ export function chooseContainers(model: PageModel, score: Float64Array, kept: Su
   let top = top5[0]!;
   const isBody = (i: number) => model.tag[i] === 'body' || model.tag[i] === 'html';
 
-  // Several strong candidates under one ancestor: the article is split, take the ancestor.
-  const alternatives = top5.slice(1).filter((i) => score[i]! / score[top]! >= 0.75);
+  // Several strong candidates under one ancestor: the article is split, take the ancestor. A
+  // candidate on the best one's own line (its ancestor or descendant) scores from the same
+  // paragraphs and is no sign of a split.
+  const alternatives = top5.slice(1).filter((i) =>
+    score[i]! / score[top]! >= 0.75 && !isAncestorOf(model, i, top) && !isAncestorOf(model, top, i));
   if (alternatives.length >= 3) {
     for (let a = model.parent[top]!; a >= 0 && !isBody(a); a = model.parent[a]!) {
       let holding = 0;

@@ -1,13 +1,23 @@
 /**
  * Readability's conditional cleaning, inside the chosen containers: a div, list, table, form or
  * fieldset is dropped when its class is negative, or (with few commas) when links, list items,
- * inputs, images or embeds outweigh its paragraphs. Two changes from Readability:
+ * inputs, images or embeds outweigh its paragraphs. Changes from Readability:
  * - a list is judged by its links to the page's own site (recirculation), not by links to other
  *   sites, which in an article are mostly sources, products or references;
- * - data tables, code, and embedded posts (tweets) with prose are never dropped.
+ * - data tables, code, and embedded posts (tweets) with prose are never dropped;
+ * - nor is an element holding most of the container's prose (whatever its class, share-button
+ *   iframes or images), nor a div holding only a prose paragraph;
+ * - an element whose class words point both ways (`post-meta`, `entry-footer`) is dropped
+ *   unless it holds most of the container's prose.
  */
-import { EMBED, type PageModel } from './page-model.js';
+import { EMBED, MIXED, type PageModel } from './page-model.js';
 import { linkDensity, type SubtreeStats } from './subtree-stats.js';
+
+/**
+ * An element inside a container holding at least this share of the container's prose is never
+ * cleaned away: neither a class word nor a share button's iframe outweighs the text it holds.
+ */
+const articleShare = 0.5;
 
 /** Readability's data-table test: such tables are kept whatever their link density. */
 function isDataTable(model: PageModel, i: number, kept: SubtreeStats): boolean {
@@ -87,7 +97,17 @@ export function cleanConditionally(
         untouchable[i] = 1;
         continue;
       }
+      // What holds most of the article's prose is the article, whatever its class, embeds or images.
+      if (kept.goodChars[i]! > 0 && kept.goodChars[i]! >= kept.goodChars[container]! * articleShare) continue;
+      // Furniture and article words at once (`post-meta`, `entry-footer`): furniture inside the article.
+      if ((model.flags[i]! & MIXED) !== 0) {
+        dropped[i] = 1;
+        continue;
+      }
       if (t !== 'div' && t !== 'ul' && t !== 'table' && t !== 'form' && t !== 'fieldset') continue;
+      // A div holding only a prose paragraph is that paragraph (Readability turns such divs into
+      // paragraphs before cleaning); a link or two in a sentence does not make it a link list.
+      if (t === 'div' && kept.blockElements[i] === 1 && kept.goodChars[i]! > 0) continue;
       if (shouldDrop(model, i, score, kept)) dropped[i] = 1;
     }
   }

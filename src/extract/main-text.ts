@@ -3,17 +3,18 @@
  *
  * 1. One iterative walk turns the tree into text blocks owned by block elements
  *    (page-model.ts).
- * 2. Page furniture is set aside: navigation, headers, footers, sidebars, comment threads,
- *    related lists, share bars, cookie and subscription prompts, captions (tags, ARIA roles,
- *    class/id words; see boilerplate-patterns.ts). Apart from comment threads, such an element is
- *    kept when it holds most of the page's prose, so a `<div class="no-sidebar">` wrapping
- *    everything is not lost.
+ * 2. Page furniture is set aside (page-furniture.ts): navigation, headers, footers, sidebars,
+ *    comment threads, related lists, share bars, cookie and subscription prompts, captions (tags,
+ *    ARIA roles, class/id words; see boilerplate-patterns.ts). Class words are evidence weighed
+ *    against the prose an element holds, never a veto on their own: a post classed
+ *    `entry-author-kim` or `widget Blog` is judged by its text, not its name.
  * 3. The article container is chosen by text and link density, Readability's way
  *    (choose-containers.ts).
- * 4. Inside it, link-, form- and embed-heavy parts are dropped (clean-conditionally.ts); the
- *    remaining blocks are the paragraphs, less placeholders ("Advertisement"), teasers that are
- *    mostly a link to another page of the same site ("Read more: ..."), and a heading that
- *    repeats the page title.
+ * 4. Inside it, link-, form- and embed-heavy parts are dropped (clean-conditionally.ts), but never
+ *    the part that holds most of the article's prose; the remaining blocks are the paragraphs,
+ *    less placeholders ("Advertisement"), teasers that are mostly a link to another page of the
+ *    same site ("Read more: ..."), a heading that repeats the page title, and a container that
+ *    repeats an earlier one word for word.
  *
  * Every pass is a loop over arrays or an explicit stack: a page nested 100,000 deep does not
  * overflow the call stack. Nothing in the tree is modified, so a crawler can still enqueue the
@@ -22,7 +23,8 @@
 import { chooseContainers, scoreCandidates } from './choose-containers.js';
 import { cleanConditionally } from './clean-conditionally.js';
 import { collapseWhitespace, type DomElement, type DomNode } from './dom-node.js';
-import { HEADING, POSITIVE, STRONG, WEAK, buildPageModel, isAncestorOf, type PageModel } from './page-model.js';
+import { HEADING, buildPageModel, isAncestorOf, type PageModel } from './page-model.js';
+import { pageFurniture } from './page-furniture.js';
 import { goodCharsBySubtree, subtreeStats } from './subtree-stats.js';
 
 /** Options of {@link extractMainText}. */
@@ -64,35 +66,13 @@ const placeholderText = new RegExp(
 
 /** A block more than this share of links to the page's own site is a teaser, not prose. */
 const teaserLinkShare = 0.7;
+/** A container's text at least this long (characters) is given once, however often the page repeats it. */
+const repeatChars = 40;
 /** Main text shorter than this (characters) is checked against what cleaning removed. */
 const shortText = 500;
 
 function normaliseForCompare(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
-/** removed[i] = 1 when i or an ancestor is page furniture. */
-function furniture(model: PageModel, goodChars: Float64Array): Uint8Array {
-  const n = model.elements.length;
-  const removed = new Uint8Array(n);
-  let totalGood = 0;
-  for (let i = 0; i < n; i++) if (model.parent[i] === -1) totalGood += goodChars[i]!;
-  const holdsMostProse = (i: number) => totalGood > 0 && goodChars[i]! >= totalGood * 0.5;
-  for (let i = 0; i < n; i++) {
-    const p = model.parent[i]!;
-    if (p >= 0 && removed[p] === 1) {
-      removed[i] = 1;
-      continue;
-    }
-    const f = model.flags[i]!;
-    if ((f & STRONG) !== 0) {
-      // A comment-thread word on an element that is also called the article and holds it.
-      if (!((f & POSITIVE) !== 0 && holdsMostProse(i))) removed[i] = 1;
-    } else if ((f & WEAK) !== 0) {
-      if (!holdsMostProse(i)) removed[i] = 1;
-    }
-  }
-  return removed;
 }
 
 /** What the paragraphs are taken from. */
@@ -105,19 +85,23 @@ interface Selection {
 /** The paragraphs of the selection, and their length in characters. */
 function assemble(model: PageModel, selection: Selection, title: string): { paragraphs: string[]; chars: number } {
   const { containers, dropped, untouchable } = selection;
-  const inContainers = (owner: number) =>
-    containers.length === 0 || containers.some((c) => isAncestorOf(model, c, owner));
-  const paragraphs: string[] = [];
-  let chars = 0;
+  // Paragraphs and characters per container (one group when there are no containers).
+  const groups: { paragraphs: string[]; chars: number }[] = containers.length === 0 ? [{ paragraphs: [], chars: 0 }] : containers.map(() => ({ paragraphs: [], chars: 0 }));
+  let c = 0;
   for (let b = 0; b < model.blockOwner.length; b++) {
     const owner = model.blockOwner[b]!;
     const text = model.blockText[b]!;
     if (owner < 0) {
       // Text outside any element (a bare fragment) counts only when no container was found.
-      if (containers.length === 0) paragraphs.push(text);
+      if (containers.length === 0) groups[0]!.paragraphs.push(text);
       continue;
     }
-    if (dropped[owner] === 1 || !inContainers(owner)) continue;
+    if (dropped[owner] === 1) continue;
+    if (containers.length > 0) {
+      // Containers are disjoint and in document order, as blocks are.
+      while (c < containers.length && model.end[containers[c]!]! <= owner) c++;
+      if (c === containers.length || owner < containers[c]!) continue;
+    }
     if (text.length < 40 && placeholderText.test(text)) continue;
     if (untouchable[owner] === 0 && model.blockInternalLinkChars[b]! > model.blockChars[b]! * teaserLinkShare) continue;
     if ((model.flags[owner]! & HEADING) !== 0 && title !== '') {
@@ -126,8 +110,21 @@ function assemble(model: PageModel, selection: Selection, title: string): { para
     }
     const paragraph = text.indexOf('\n') === -1 ? collapseWhitespace(text) : text;
     if (paragraph === '') continue;
-    paragraphs.push(paragraph);
-    chars += model.blockChars[b]!;
+    const group = groups[containers.length === 0 ? 0 : c]!;
+    group.paragraphs.push(paragraph);
+    group.chars += model.blockChars[b]!;
+  }
+  // A container that repeats an earlier one word for word is a second rendering of it (a hidden
+  // mobile or print copy), not more text.
+  const seen = new Set<string>();
+  const paragraphs: string[] = [];
+  let chars = 0;
+  for (const group of groups) {
+    const text = group.paragraphs.join('\n');
+    if (text.length >= repeatChars && seen.has(text)) continue;
+    seen.add(text);
+    paragraphs.push(...group.paragraphs);
+    chars += group.chars;
   }
   return { paragraphs, chars };
 }
@@ -137,7 +134,7 @@ export function extractMainText(root: DomNode, options: MainTextOptions = {}): M
   const model = buildPageModel(root, options.url ?? null);
   if (model.blockOwner.length === 0) return { text: '', containers: [] };
 
-  const removed = furniture(model, goodCharsBySubtree(model));
+  const removed = pageFurniture(model, goodCharsBySubtree(model));
   const kept = subtreeStats(model, removed);
   const score = scoreCandidates(model, removed, kept);
   const containers = chooseContainers(model, score, kept);

@@ -11,7 +11,10 @@ import * as patterns from './boilerplate-patterns.js';
 import { isElement, type DomElement, type DomNode } from './dom-node.js';
 
 // Element flags (bits).
-/** Class/id word of a comment thread: furniture whatever its size. */
+/**
+ * Class/id word of a comment thread, or a furniture tag or role with a furniture class/id word:
+ * furniture whatever its size.
+ */
 export const STRONG = 1;
 /** Furniture tag, role or class/id word: furniture unless it holds most of the page's prose. */
 export const WEAK = 2;
@@ -27,6 +30,15 @@ export const PRE = 128;
 export const INTERNAL_LINK = 256;
 /** An embedded post (tweet, Instagram post): quoted content, never furniture by class words. */
 export const EMBED = 512;
+/**
+ * Class/id words on both sides: a furniture word and a positive one (`entry entry-author-kim`,
+ * `widget Blog`, `post-meta`). Blog platforms put taxonomy and layout words in the class of the
+ * post itself, so such an element is judged by the prose it holds, not by its class: it is never
+ * set aside before the article is chosen, and inside the article it goes only when it holds a
+ * minor share of the article's prose. Set instead of {@link WEAK} when only class/id words make
+ * it furniture.
+ */
+export const MIXED = 1024;
 
 /** The page as arrays. Index i of the element arrays is the i-th element in document order. */
 export interface PageModel {
@@ -172,13 +184,19 @@ function classify(
   let weight = byClass.weight + byId.weight;
   if ((flags & EXEMPT) === 0) {
     if (byClass.strong || byId.strong) flags |= STRONG;
-    if (byClass.weak || byId.weak) flags |= WEAK;
+    if (byClass.weak || byId.weak) {
+      const positive = byClass.positive || byId.positive;
+      // Two independent signs, a furniture tag or role and a furniture word (`<aside id="sidebar">`),
+      // make furniture whatever it holds; words both ways leave it to the prose it holds.
+      if ((flags & WEAK) !== 0) flags |= positive ? 0 : STRONG;
+      else flags |= positive ? MIXED : WEAK;
+    }
   }
   if (byClass.positive || byId.positive) flags |= POSITIVE;
   if (byClass.embed || byId.embed) flags |= EMBED;
   // A post the author embedded is quoted content, whatever its wrapper is called.
   if ((flags & EMBED) !== 0) {
-    flags &= ~(STRONG | WEAK);
+    flags &= ~(STRONG | WEAK | MIXED);
     weight = Math.max(0, weight);
   }
   return { flags, weight };
@@ -295,7 +313,7 @@ export function buildPageModel(root: DomNode, pageUrl: string | null): PageModel
     // Inline furniture (a caption or credit <span>) gets blocks of its own, so that setting it aside
     // removes its text and nothing else. Links stay inline: a link classed "author" inside a
     // sentence is part of the sentence, and link text is judged by link density anyway.
-    const isBlock = blockTags.has(t) || ((c.flags & (STRONG | WEAK)) !== 0 && t !== 'a');
+    const isBlock = blockTags.has(t) || ((c.flags & (STRONG | WEAK | MIXED)) !== 0 && t !== 'a');
     if (isBlock) flush(innermostBlock());
     const index = elements.length;
     elements.push(element);
