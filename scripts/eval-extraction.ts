@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { decodeHtmlBytes } from '../src/batch/decode-html-bytes.js';
+import { decodeHtmlBytes } from '../src/input/decode-html-bytes.js';
 import { extractHtml, parseHtml } from '../src/extract/extract-page.js';
 import { aggregateScores, pagePrecision, pageRecall, scorePage, type PageScore } from '../src/extract/extraction-score.js';
 
