@@ -13,7 +13,7 @@ export { scorePage, aggregateScores } from './extract/extraction-score.js';
 export type { PageScore, ExtractionScore } from './extract/extraction-score.js';
 
 // report: clusters, primaries, host mirrors
-export { buildClusters, defaultPrimaryWeights } from './report/build-clusters.js';
+export { buildClusters } from './report/build-clusters.js';
 export type { BuildClustersOptions } from './report/build-clusters.js';
 export { choosePrimary, dateToleranceMs } from './report/choose-primary.js';
 export type { PrimaryWeights, PrimaryCandidate, PrimaryChoice } from './report/choose-primary.js';
@@ -61,8 +61,8 @@ export {
 } from './fingerprint/fingerprint-codec.js';
 
 // batch dedup of existing corpora, and pair evaluation
-export { dedupBatch, dedupEntries, analyseBatch } from './batch/dedup-batch.js';
-export type { BatchSummary, BatchProgress, DedupBatchOptions, DedupEntriesOptions, Analyser } from './batch/dedup-batch.js';
+export { dedupBatch, dedupEntries, analyzeBatch } from './batch/dedup-batch.js';
+export type { BatchSummary, BatchProgress, DedupBatchOptions, DedupEntriesOptions, Analyzer } from './batch/dedup-batch.js';
 export { readInputs, resolveInputs, walkFolder } from './input/read-inputs.js';
 export type { ResolvedInput } from './input/read-inputs.js';
 export { readJsonl } from './input/read-jsonl.js';

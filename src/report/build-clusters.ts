@@ -17,6 +17,7 @@
 import { ValidationError, describeValue } from '../errors.js';
 import { hammingDistance } from '../fingerprint/fingerprint-codec.js';
 import type { Fingerprint, RejectedDocument, SkippedPage, StoredDocument } from '../types.js';
+import { defaultConfig } from '../config.js';
 import type { Cluster, ClusterMember, ClusterReport, ClusterStats } from './cluster-report.js';
 import { choosePrimary, type PrimaryCandidate, type PrimaryWeights } from './choose-primary.js';
 import { comparableUrl, urlFacts } from './comparable-url.js';
@@ -24,11 +25,11 @@ import { findHostMirrors, pageHostReader, validateMirrorOptions } from './find-h
 
 /** Options of `buildClusters`; `config.report` fits as is. */
 export interface BuildClustersOptions {
-  /** Weights of the primary-choice signals. @default { canonical: 8, inLinks: 3, earliestDate: 2, completeness: 1, shallowUrl: 1 } */
+  /** Weights of the primary-choice signals. @default config/default.json's report.primaryWeights */
   readonly primaryWeights?: PrimaryWeights;
-  /** Share of a host's pages that must duplicate another host's to call it a mirror. @default 0.5 */
+  /** Share of a host's pages that must duplicate another host's to call it a mirror. @default config/default.json's report.mirrorThreshold */
   readonly mirrorThreshold?: number;
-  /** Duplicated pages a mirror host needs at least. @default 2 */
+  /** Duplicated pages a mirror host needs at least. @default config/default.json's report.mirrorMinPages */
   readonly mirrorMinPages?: number;
   /** Skipped pages, for the stats only. @default none (stats.skipped is null) */
   readonly skipped?: Iterable<SkippedPage>;
@@ -36,13 +37,6 @@ export interface BuildClustersOptions {
   readonly distanceThreshold?: number | null;
 }
 
-export const defaultPrimaryWeights: PrimaryWeights = Object.freeze({
-  canonical: 8,
-  inLinks: 3,
-  earliestDate: 2,
-  completeness: 1,
-  shallowUrl: 1,
-});
 
 /** One node of the union–find: a kept stored document or a rejected one. */
 interface Node {
@@ -117,7 +111,7 @@ export function buildClusters(
   inLinks: ReadonlyMap<string, number>,
   options: BuildClustersOptions = {},
 ): ClusterReport {
-  const weights = validateWeights(options.primaryWeights ?? defaultPrimaryWeights);
+  const weights = validateWeights(options.primaryWeights ?? defaultConfig().report.primaryWeights);
   const mirrorOptions = validateMirrorOptions({ threshold: options.mirrorThreshold, minPages: options.mirrorMinPages });
   const threshold = options.distanceThreshold ?? null;
 
