@@ -19,7 +19,7 @@ export type {
 } from './types.js';
 
 // extraction: HTML in, main text out
-export { extractHtml } from './extract/extract-page.js';
+export { extractHtml, extractPage } from './extract/extract-page.js';
 export { scorePage, aggregateScores } from './extract/extraction-score.js';
 export type { PageScore, ExtractionScore } from './extract/extraction-score.js';
 

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { load } from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as neardup from '../src/index.js';
 import { devTextsById } from './helpers/dev-texts.js';
@@ -36,6 +37,8 @@ describe('the package entry', () => {
   it('extraction: HTML in, main text out', () => {
     const page = neardup.extractHtml(articleHtml(textA));
     expect(page.text.length).toBeGreaterThan(1000);
+    // A crawlee handler's `$` (cheerio) in: the same page.
+    expect(neardup.extractPage(load(articleHtml(textA)), 'http://x/a').text).toBe(page.text);
     const score = neardup.scorePage(textA, page.text);
     expect(neardup.aggregateScores([score]).f1).toBeGreaterThan(0.9);
   });
