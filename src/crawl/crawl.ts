@@ -24,7 +24,8 @@ import { extractParsedPage, parsePage } from '../analyze/analyze-page.js';
 import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
 import { openDedupStage } from './dedup-stage.js';
 import type { CommitResult } from '../pipeline.js';
-import { createCrawlScope, inCrawlScope, parseHttpUrl } from './crawl-scope.js';
+import { createCrawlScope, inCrawlScope } from './crawl-scope.js';
+import { hostnameOf, parseHttpUrl } from '../url/url-host.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
@@ -106,14 +107,6 @@ function lastModifiedIso(header: string | string[] | undefined): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
-}
-
 function firstLine(message: string): string {
   const line = message.split('\n', 1)[0]!.trim();
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
@@ -175,7 +168,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     userAgent: settings.userAgent,
     timeoutMs: settings.requestTimeoutSecs * 1000,
     enabled: settings.respectRobots,
-    onOrigin: (origin, found) => pacer.setCrawlDelay(hostOf(origin), found.policy.crawlDelaySecs),
+    onOrigin: (origin, found) => pacer.setCrawlDelay(hostnameOf(origin), found.policy.crawlDelaySecs),
   });
   // URLs already recorded as robots skips in this run (a disallowed page is linked from many pages).
   const robotsSkipped = new Set<string>();
