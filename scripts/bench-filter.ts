@@ -17,7 +17,7 @@ import { annotationWordSets } from '../src/filter/annotation-words.js';
 import { STRICTNESS_LEVELS } from '../src/filter/query-class.js';
 import { loadSynonymDictionary, type SynonymDictionary } from '../src/synonyms/synonym-dictionary.js';
 import { spin } from './filter-eval-lists.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const { values } = parseArgs({ options: { lists: { type: 'string', default: '200' } } });
 const LISTS = Number(values.lists);

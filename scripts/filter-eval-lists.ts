@@ -21,7 +21,7 @@ import { removeStopWordsAndStem, stemmerFor } from '../src/text/remove-stop-word
 import { stopWordsFor } from '../src/text/language-resources.js';
 import type { SynonymDictionary } from '../src/synonyms/synonym-dictionary.js';
 import type { SearchResult } from '../src/filter/filter-results.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 export type ResultKind = 'original' | 'passage' | 'synonym-light' | 'synonym-heavy' | 'topic';
 
