@@ -1,0 +1,177 @@
+/**
+ * The `generated` stage's features of a text: the method's (gzip compression ratio, variance over
+ * sentences of the share of pronominal adverbs, share of pronominal nouns, the largest number of
+ * words in a sentence) and others that separate programs' text from people's: sentence-length
+ * spread, function-word rates, a length-independent type/token ratio, repeated trigrams, and the
+ * cohesion of neighbouring sentences (people's neighbouring sentences share more words than
+ * distant ones; shuffled or chained sentences do not).
+ */
+import { gzipSync } from 'node:zlib';
+import { stopWordsFor } from '../text/language-resources.js';
+import { pronominalAdverbsFor, pronounsFor } from './function-words.js';
+import { sentenceWords } from './sentences.js';
+
+/** Feature names, in the order of the vectors generatedFeatures returns (the tree's columns). */
+export const GENERATED_FEATURE_NAMES = [
+  'gzipRatio',
+  'pronominalAdverbVariance',
+  'pronounShare',
+  'maxSentenceWords',
+  'meanSentenceWords',
+  'sentenceLengthCv',
+  'functionWordShare',
+  'functionPairShare',
+  'functionEndShare',
+  'movingTypeTokenRatio',
+  'repeatedTrigramShare',
+  'adjacentOverlap',
+  'cohesionRatio',
+] as const;
+
+export type GeneratedFeatureName = (typeof GENERATED_FEATURE_NAMES)[number];
+
+/** Words per window of the moving type/token ratio. */
+const TTR_WINDOW = 50;
+/** Sentences this far apart or more are the "distant" baseline of the cohesion ratio. */
+const DISTANT = 3;
+
+function mean(values: readonly number[]): number {
+  let sum = 0;
+  for (const v of values) sum += v;
+  return values.length === 0 ? 0 : sum / values.length;
+}
+
+function variance(values: readonly number[]): number {
+  const m = mean(values);
+  let sum = 0;
+  for (const v of values) sum += (v - m) * (v - m);
+  return values.length === 0 ? 0 : sum / values.length;
+}
+
+/** Mean over windows of TTR_WINDOW words of distinct/total (the whole text when shorter). */
+function movingTypeTokenRatio(words: readonly string[]): number {
+  if (words.length === 0) return 0;
+  if (words.length <= TTR_WINDOW) return new Set(words).size / words.length;
+  const counts = new Map<string, number>();
+  for (let i = 0; i < TTR_WINDOW; i++) counts.set(words[i]!, (counts.get(words[i]!) ?? 0) + 1);
+  let sum = counts.size;
+  for (let i = TTR_WINDOW; i < words.length; i++) {
+    const out = words[i - TTR_WINDOW]!;
+    const left = counts.get(out)! - 1;
+    if (left === 0) counts.delete(out);
+    else counts.set(out, left);
+    counts.set(words[i]!, (counts.get(words[i]!) ?? 0) + 1);
+    sum += counts.size;
+  }
+  return sum / (words.length - TTR_WINDOW + 1) / TTR_WINDOW;
+}
+
+function repeatedTrigramShare(words: readonly string[]): number {
+  if (words.length < 3) return 0;
+  const counts = new Map<string, number>();
+  for (let i = 0; i + 3 <= words.length; i++) {
+    const key = `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  let repeated = 0;
+  for (const c of counts.values()) if (c > 1) repeated += c;
+  return repeated / (words.length - 2);
+}
+
+/** Dice overlap of two sets. */
+function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return (2 * shared) / (a.size + b.size);
+}
+
+/** Mean overlap of neighbouring sentences, and its ratio to that of distant ones. */
+function cohesion(contentSets: readonly ReadonlySet<string>[]): { adjacent: number; ratio: number } {
+  const adjacent: number[] = [];
+  const distant: number[] = [];
+  for (let i = 0; i + 1 < contentSets.length; i++) adjacent.push(dice(contentSets[i]!, contentSets[i + 1]!));
+  // Distant pairs at a fixed stride, so the cost stays linear in the number of sentences.
+  for (let i = 0; i + DISTANT < contentSets.length; i++) {
+    distant.push(dice(contentSets[i]!, contentSets[i + DISTANT]!));
+    const far = Math.floor((i + contentSets.length) / 2);
+    if (far - i >= DISTANT && far < contentSets.length) distant.push(dice(contentSets[i]!, contentSets[far]!));
+  }
+  const a = mean(adjacent);
+  // Smoothed, so that texts with almost no shared words give a ratio near 1, not 0/0.
+  return { adjacent: a, ratio: (a + 0.01) / (mean(distant) + 0.01) };
+}
+
+/** Sentence-level statistics: lengths, pronominal adverbs, function words. */
+function sentenceStats(sentences: readonly string[][], language: string) {
+  const stop = stopWordsFor(language);
+  const adverbs = pronominalAdverbsFor(language);
+  const lengths: number[] = [];
+  const adverbShares: number[] = [];
+  const contentSets: Set<string>[] = [];
+  let functionEnds = 0;
+  for (const words of sentences) {
+    lengths.push(words.length);
+    let adv = 0;
+    const content = new Set<string>();
+    for (const w of words) {
+      if (adverbs.has(w)) adv++;
+      if (!stop.has(w)) content.add(w);
+    }
+    adverbShares.push(adv / words.length);
+    contentSets.push(content);
+    if (stop.has(words[words.length - 1]!)) functionEnds++;
+  }
+  return { lengths, adverbShares, contentSets, functionEnds };
+}
+
+/** Word-level rates: pronouns, function words, function-word pairs. */
+function wordStats(words: readonly string[], language: string) {
+  const stop = stopWordsFor(language);
+  const pronouns = pronounsFor(language);
+  let pron = 0;
+  let func = 0;
+  let pairs = 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (pronouns.has(w)) pron++;
+    if (stop.has(w)) {
+      func++;
+      if (i > 0 && stop.has(words[i - 1]!)) pairs++;
+    }
+  }
+  const n = Math.max(1, words.length);
+  return { pronounShare: pron / n, functionWordShare: func / n, functionPairShare: pairs / Math.max(1, words.length - 1) };
+}
+
+/**
+ * The features of a raw text in a language (ISO 639-3), in GENERATED_FEATURE_NAMES order, and its
+ * word count. A text without words gives zeros.
+ */
+export function generatedFeatures(text: string, language: string): { values: number[]; words: number } {
+  const sentences = sentenceWords(text);
+  const words = sentences.flat();
+  if (words.length === 0) return { values: GENERATED_FEATURE_NAMES.map(() => 0), words: 0 };
+  const bytes = Buffer.byteLength(text);
+  const gzipRatio = gzipSync(text, { level: 6 }).length / bytes;
+  const { lengths, adverbShares, contentSets, functionEnds } = sentenceStats(sentences, language);
+  const meanLength = mean(lengths);
+  const { pronounShare, functionWordShare, functionPairShare } = wordStats(words, language);
+  const { adjacent, ratio } = cohesion(contentSets);
+  const values = [
+    gzipRatio,
+    variance(adverbShares),
+    pronounShare,
+    lengths.reduce((m, v) => (v > m ? v : m), 0),
+    meanLength,
+    Math.sqrt(variance(lengths)) / meanLength,
+    functionWordShare,
+    functionPairShare,
+    functionEnds / sentences.length,
+    movingTypeTokenRatio(words),
+    repeatedTrigramShare(words),
+    adjacent,
+    ratio,
+  ];
+  return { values, words: words.length };
+}
