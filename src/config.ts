@@ -70,6 +70,8 @@ export const configSchema = z.object({
       enabled: z.boolean(),
       /** `flag` stores the page with the flag; `reject` lets the pipeline reject it (later phase). */
       action: z.enum(['flag', 'reject']),
+      /** The page's grammar: `shape` (function words kept, other words as one class) or `pos` (wink-nlp tags, English). */
+      tagger: z.enum(['shape', 'pos']),
       /** Estimated Jaccard of part-of-speech shingles from which a stored page is compared. */
       minTagSimilarity: share,
       /** Share of aligned words equal to the source's or its synonyms needed to flag. */

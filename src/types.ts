@@ -210,11 +210,11 @@ export interface SynonymisedFlag {
   readonly tagSimilarity: number;
   /** Estimated Jaccard similarity of the word shingles, 0–1. */
   readonly wordSimilarity: number;
-  /** Aligned words that differ from the source's and are its synonyms, over aligned words. */
+  /** The page's distinct content stems absent from the source but synonyms of one of its stems, over all of them. */
   readonly substitutedShare: number;
-  /** Aligned words that are equal to the source's or its synonyms, over aligned words. */
+  /** The page's distinct content stems found in the source or synonyms of one of its stems, over all of them. */
   readonly explainedShare: number;
-  /** A few (source word, page word) synonym substitutions. */
+  /** A few (source stem, page stem) synonym substitutions. */
   readonly examples: readonly (readonly [string, string])[];
 }
 

@@ -70,3 +70,20 @@ export function assertTree(value: unknown, featureCount: number, where = 'tree')
     throw new CascadeModelError(`Expected a leaf with a numeric \`positive\` share at ${where}`);
   }
 }
+
+/**
+ * Evaluates bagged trees: the score is the mean of their leaves' positive shares; the path is the
+ * first tree's that voted generated (score ≥ 0.5), else the first tree's.
+ */
+export function evaluateForest(trees: readonly TreeNode[], values: readonly number[], names: readonly string[]): TreeVerdict {
+  let sum = 0;
+  let path: readonly string[] | null = null;
+  let firstPath: readonly string[] = [];
+  trees.forEach((tree, i) => {
+    const verdict = evaluateTree(tree, values, names);
+    sum += verdict.score;
+    if (i === 0) firstPath = verdict.path;
+    if (path === null && verdict.score >= 0.5) path = verdict.path;
+  });
+  return { score: trees.length === 0 ? 0 : sum / trees.length, path: path ?? firstPath };
+}

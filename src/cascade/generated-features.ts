@@ -4,9 +4,12 @@
  * words in a sentence) and others that separate programs' text from people's: sentence-length
  * spread, function-word rates, a length-independent type/token ratio, repeated trigrams, and the
  * cohesion of neighbouring sentences (people's neighbouring sentences share more words than
- * distant ones; shuffled or chained sentences do not).
+ * distant ones; shuffled or chained sentences do not), and topic focus (a person's text keeps
+ * coming back to a few words and names; text chained or shuffled from many texts does not).
+ * Look-alike letters are folded first, so a spoofed copy has its original's features.
  */
 import { gzipSync } from 'node:zlib';
+import { foldHomoglyphs } from '../text/fold-homoglyphs.js';
 import { stopWordsFor } from '../text/language-resources.js';
 import { pronominalAdverbsFor, pronounsFor } from './function-words.js';
 import { sentenceWords } from './sentences.js';
@@ -26,6 +29,8 @@ export const GENERATED_FEATURE_NAMES = [
   'repeatedTrigramShare',
   'adjacentOverlap',
   'cohesionRatio',
+  'topContentShare',
+  'properNounRepeatShare',
 ] as const;
 
 export type GeneratedFeatureName = (typeof GENERATED_FEATURE_NAMES)[number];
@@ -144,11 +149,41 @@ function wordStats(words: readonly string[], language: string) {
   return { pronounShare: pron / n, functionWordShare: func / n, functionPairShare: pairs / Math.max(1, words.length - 1) };
 }
 
+/** Share of content-word occurrences taken by the text's ten most frequent content words. */
+function topContentShare(words: readonly string[], language: string): number {
+  const stop = stopWordsFor(language);
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const w of words) {
+    if (stop.has(w) || w.length < 3) continue;
+    counts.set(w, (counts.get(w) ?? 0) + 1);
+    total++;
+  }
+  const top = [...counts.values()].sort((a, b) => b - a).slice(0, 10);
+  return total === 0 ? 0 : top.reduce((a, b) => a + b, 0) / total;
+}
+
+const NAME_INSIDE_SENTENCE = /(?<=\p{L}[,;:]?\s+)\p{Lu}[\p{L}\p{M}'’]+/gu;
+
+/** Share of capitalised words inside sentences (names, mostly) whose form occurs more than once. */
+function properNounRepeatShare(text: string): number {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const m of text.matchAll(NAME_INSIDE_SENTENCE)) {
+    counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+    total++;
+  }
+  let repeated = 0;
+  for (const c of counts.values()) if (c > 1) repeated += c;
+  return total === 0 ? 0 : repeated / total;
+}
+
 /**
  * The features of a raw text in a language (ISO 639-3), in GENERATED_FEATURE_NAMES order, and its
  * word count. A text without words gives zeros.
  */
-export function generatedFeatures(text: string, language: string): { values: number[]; words: number } {
+export function generatedFeatures(raw: string, language: string): { values: number[]; words: number } {
+  const text = foldHomoglyphs(raw);
   const sentences = sentenceWords(text);
   const words = sentences.flat();
   if (words.length === 0) return { values: GENERATED_FEATURE_NAMES.map(() => 0), words: 0 };
@@ -172,6 +207,8 @@ export function generatedFeatures(text: string, language: string): { values: num
     repeatedTrigramShare(words),
     adjacent,
     ratio,
+    topContentShare(words, language),
+    properNounRepeatShare(text),
   ];
   return { values, words: words.length };
 }

@@ -1,12 +1,13 @@
 /**
- * The `generated` stage: the committed decision tree (generated-tree.json, made by
- * scripts/train-generated.ts) over the text's features (generated-features.ts). Only texts in a
- * language the tree was trained on, and with at least `minWords` words, are judged.
+ * The `generated` stage: the committed decision trees (generated-tree.json, made by
+ * scripts/train-generated.ts: 15 CART trees bagged, a text's score the mean of its leaves' shares of
+ * generated training texts) over the text's features (generated-features.ts). Only texts in a
+ * language the trees were trained on, and with at least `minWords` words, are judged.
  */
 import { CascadeModelError } from '../errors.js';
 import type { GeneratedFlag } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
-import { assertTree, evaluateTree, type TreeNode } from './decision-tree.js';
+import { assertTree, evaluateForest, type TreeNode } from './decision-tree.js';
 import { GENERATED_FEATURE_NAMES, generatedFeatures } from './generated-features.js';
 import treeJson from './generated-tree.json' with { type: 'json' };
 
@@ -14,12 +15,12 @@ export interface GeneratedModel {
   readonly features: readonly string[];
   /** ISO 639-3 codes of the languages the tree was trained on. */
   readonly languages: readonly string[];
-  readonly tree: TreeNode;
+  readonly trees: readonly TreeNode[];
 }
 
 /** Checks a parsed model file against this build's features. */
 export function parseGeneratedModel(json: unknown): GeneratedModel {
-  const model = json as { features?: unknown; languages?: unknown; tree?: unknown };
+  const model = json as { features?: unknown; languages?: unknown; trees?: unknown };
   const features = model.features;
   if (!Array.isArray(features) || features.join() !== GENERATED_FEATURE_NAMES.join()) {
     throw new CascadeModelError(
@@ -29,8 +30,10 @@ export function parseGeneratedModel(json: unknown): GeneratedModel {
   if (!Array.isArray(model.languages) || !model.languages.every((l) => typeof l === 'string')) {
     throw new CascadeModelError('Expected the generated-text tree to list its languages');
   }
-  assertTree(model.tree, features.length);
-  return { features: GENERATED_FEATURE_NAMES, languages: model.languages as string[], tree: model.tree };
+  const trees = model.trees;
+  if (!Array.isArray(trees) || trees.length === 0) throw new CascadeModelError('Expected the generated-text model to hold at least one tree');
+  trees.forEach((tree, i) => assertTree(tree, features.length, `trees[${i}]`));
+  return { features: GENERATED_FEATURE_NAMES, languages: model.languages as string[], trees: trees as TreeNode[] };
 }
 
 /** The committed model, checked once at load; immutable afterwards. */
@@ -46,7 +49,7 @@ export function generatedFlag(
   if (!model.languages.includes(language)) return null;
   const { values, words } = generatedFeatures(text, language);
   if (words < options.minWords) return null;
-  const { score, path } = evaluateTree(model.tree, values, model.features);
+  const { score, path } = evaluateForest(model.trees, values, model.features);
   if (score < options.minScore || score === 0) return null;
   const features: Record<string, number> = {};
   model.features.forEach((name, i) => {

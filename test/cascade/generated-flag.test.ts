@@ -70,7 +70,7 @@ describe('generated decision tree', () => {
   });
 
   it('refuses a model made for other features', () => {
-    expect(() => parseGeneratedModel({ features: ['x'], languages: ['eng'], tree: { positive: 0, samples: 1 } })).toThrow(CascadeModelError);
+    expect(() => parseGeneratedModel({ features: ['x'], languages: ['eng'], trees: [{ positive: 0, samples: 1 }] })).toThrow(CascadeModelError);
   });
 
   it('the committed tree leaves the fixture texts alone and flags generated ones', () => {
