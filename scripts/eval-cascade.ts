@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { defaultConfig } from '../src/config.js';
 import { cascadeRecord, type CascadeRecord, type GrammarTagger } from '../src/cascade/cascade-record.js';
 import { MemoryCascadeStore } from '../src/cascade/cascade-store.js';
-import { compiledSources } from '../src/cascade/compiled-flag.js';
+import { compiledFlag, compiledSources } from '../src/cascade/compiled-flag.js';
 import { runCascade } from '../src/cascade/run-cascade.js';
 import { GENERATOR_NAMES, generateText } from '../src/cascade/text-generators.js';
 import { analyzeText, fingerprintParamsFrom } from '../src/pipeline.js';
@@ -148,8 +148,8 @@ function kindTable(judged: readonly Judged[]): string[] {
   return lines;
 }
 
-function sourceCountTable(judged: readonly Judged[], store: MemoryCascadeStore): string[] {
-  const lines = ['compiled: sources counted right (all compiled pages; natural pages with ≥ 2 sources)'];
+function sourceCountTable(texts: readonly DevText[], judged: readonly Judged[], store: MemoryCascadeStore, records: readonly CascadeRecord[]): string[] {
+  const lines = ['compiled, by test: sources counted right on compiled pages; natural pages flagged'];
   for (const test of ['hypergeometric', 'containment'] as const) {
     const opts = { ...options.compiled, test };
     let right = 0;
@@ -159,9 +159,27 @@ function sourceCountTable(judged: readonly Judged[], store: MemoryCascadeStore):
       total++;
       if (compiledSources(j.record, store, opts).length === j.item.sources) right++;
     }
-    lines.push(`  ${test.padEnd(15)} ${pct(right / total)} (${right}/${total})`);
+    let natural = 0;
+    records.forEach((record, id) => {
+      store.delete(id);
+      if (compiledFlag(record, store, opts) !== null) natural++;
+      store.add({ id, url: texts[id]!.url, record });
+    });
+    lines.push(`  ${test.padEnd(15)} sources right ${pct(right / total)} (${right}/${total})  natural flagged ${pct(natural / records.length)} (${natural}/${records.length})`);
   }
   return lines;
+}
+
+/** The `generated` flag on the held-out split only: held-out natural texts against generated ones. */
+function heldOutGenerated(texts: readonly DevText[], judged: readonly Judged[]): string {
+  const heldOut = new Set(heldOutTexts(texts).map((t) => t.text));
+  const natural = judged.filter((j) => j.item.kind === 'natural' && heldOut.has(j.item.text));
+  const generated = judged.filter((j) => j.item.expected.includes('generated'));
+  const tp = generated.filter((j) => j.flags.has('generated')).length;
+  const fp = natural.filter((j) => j.flags.has('generated')).length;
+  const p = tp + fp === 0 ? 1 : tp / (tp + fp);
+  const r = tp / generated.length;
+  return `generated on the held-out split (${natural.length} natural, ${generated.length} generated): precision ${f3(p)} recall ${f3(r)} F1 ${f3((2 * p * r) / (p + r))}`;
 }
 
 function main(): void {
@@ -177,7 +195,9 @@ function main(): void {
     '',
     ...kindTable(judged),
     '',
-    ...sourceCountTable(judged, store),
+    ...sourceCountTable(texts, judged, store, records),
+    '',
+    heldOutGenerated(texts, judged),
   ];
   console.log(out.join('\n'));
 }

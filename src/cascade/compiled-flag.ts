@@ -39,13 +39,15 @@ function union(arrays: readonly Uint32Array[]): Uint32Array {
   return Uint32Array.from(new Set(out)).sort();
 }
 
-function candidatesOf(record: CascadeRecord, store: CascadeStore): Candidate[] {
-  const shingles = union(record.paragraphs.map((p) => p.shingles));
-  return store.shingleCandidates(shingles, MAX_CANDIDATES).map(({ page }) => ({
-    page,
-    shingles: union(page.record.paragraphs.map((p) => p.shingles)),
-    terms: union(page.record.paragraphs.map((p) => p.terms)),
-  }));
+/**
+ * Stored pages sharing enough of the page's shingles to cover `minShare` of it (halved: a source's
+ * paragraphs may be edited), at most MAX_CANDIDATES. Pages sharing only stock phrases drop out.
+ */
+function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number): Candidate[] {
+  const needed = Math.max(2, (minShare / 2) * record.shingles.length);
+  return store.shingleCandidates(record.shingles, MAX_CANDIDATES)
+    .filter(({ shared }) => shared >= needed)
+    .map(({ page }) => ({ page, shingles: page.record.shingles, terms: page.record.terms }));
 }
 
 /** Index of the candidate each paragraph is attributed to (-1: none), by the containment test. */
@@ -66,7 +68,7 @@ export function attributeByContainment(record: CascadeRecord, candidates: readon
 
 /** Index of the candidate each paragraph is attributed to (-1: none), by the hypergeometric test. */
 export function attributeByHypergeometric(record: CascadeRecord, candidates: readonly Candidate[], alpha: number): number[] {
-  const vocabulary = union([...record.paragraphs.map((p) => p.terms), ...candidates.map((c) => c.terms)]).length;
+  const vocabulary = union([record.terms, ...candidates.map((c) => c.terms)]).length;
   const tests = Math.max(1, record.paragraphs.length * candidates.length);
   return record.paragraphs.map((p) => {
     let best = -1;
@@ -101,7 +103,7 @@ function sourcesOf(record: CascadeRecord, candidates: readonly Candidate[], attr
 
 /** The page's sources by the chosen test, before the flag's thresholds (for evaluation). */
 export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled']): CompiledSource[] {
-  const candidates = candidatesOf(record, store);
+  const candidates = candidatesOf(record, store, options.minSourceShare);
   if (candidates.length === 0) return [];
   const attributed = options.test === 'hypergeometric'
     ? attributeByHypergeometric(record, candidates, options.alpha)

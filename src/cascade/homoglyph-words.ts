@@ -97,8 +97,16 @@ function isSpoofed(word: string, counts: Int32Array, script: number): boolean {
   return present === 1 && word.length >= 2 && allLookAlike && script === LATIN && counts[LATIN]! === 0;
 }
 
-/** Counts the text's words and its spoofed words, with the first few as examples. */
+const HAS_LATIN = /[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]/;
+const HAS_CYRILLIC_OR_GREEK = /[\u0370-\u052F\u1F00-\u1FFF]/;
+
+/**
+ * Counts the text's words and its spoofed words, with the first few as examples. A text without
+ * both Latin and Cyrillic/Greek letters has no spoofed word: it is not scanned word by word (its
+ * `words` is then 0, as nothing needs it).
+ */
 export function countHomoglyphWords(text: string): HomoglyphCount {
+  if (!HAS_CYRILLIC_OR_GREEK.test(text) || !HAS_LATIN.test(text)) return { words: 0, spoofed: 0, examples: [] };
   const script = textScript(text);
   const counts = new Int32Array(4);
   let words = 0;

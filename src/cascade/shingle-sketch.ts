@@ -39,6 +39,23 @@ export function shingleHashes(items: readonly string[], size: number): Uint32Arr
   return out;
 }
 
+/**
+ * Hashes of the runs of `size` consecutive item hashes (one run of all when fewer), combined
+ * numerically: each item is hashed once, not once per run it is in.
+ */
+export function shingleHashesOf(items: Uint32Array, size: number): Uint32Array {
+  if (items.length === 0) return new Uint32Array(0);
+  const n = Math.max(1, items.length - size + 1);
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    let h = 0x9e3779b9;
+    const end = Math.min(items.length, i + size);
+    for (let k = i; k < end; k++) h = Math.imul(h ^ items[k]!, 0x01000193) + 0x7f4a7c15;
+    out[i] = mix32(h);
+  }
+  return out;
+}
+
 /** The `k` smallest distinct values of `hashes`, ascending. */
 export function bottomK(hashes: Uint32Array, k: number): Uint32Array {
   const sorted = Uint32Array.from(new Set(hashes)).sort();
