@@ -43,11 +43,14 @@ function union(arrays: readonly Uint32Array[]): Uint32Array {
  * Stored pages sharing enough of the page's shingles to cover `minShare` of it (halved: a source's
  * paragraphs may be edited), at most MAX_CANDIDATES. Pages sharing only stock phrases drop out.
  */
-function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number): Candidate[] {
+function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number): { kept: Candidate[]; vocabulary: number } {
   const needed = Math.max(2, (minShare / 2) * record.shingles.length);
-  return store.shingleCandidates(record.shingles, MAX_CANDIDATES)
-    .filter(({ shared }) => shared >= needed)
-    .map(({ page }) => ({ page, shingles: page.record.shingles, terms: page.record.terms }));
+  const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES);
+  const kept = all.filter(({ shared }) => shared >= needed).map(({ page }) => ({ page, shingles: page.record.shingles, terms: page.record.terms }));
+  // The hypergeometric population: the terms of the page and of every page sharing a shingle with
+  // it (pruned or not), so that it does not shrink to the page and its few likely sources.
+  const vocabulary = kept.length === 0 ? 0 : union([record.terms, ...all.map(({ page }) => page.record.terms)]).length;
+  return { kept, vocabulary };
 }
 
 /** Index of the candidate each paragraph is attributed to (-1: none), by the containment test. */
@@ -67,8 +70,7 @@ export function attributeByContainment(record: CascadeRecord, candidates: readon
 }
 
 /** Index of the candidate each paragraph is attributed to (-1: none), by the hypergeometric test. */
-export function attributeByHypergeometric(record: CascadeRecord, candidates: readonly Candidate[], alpha: number): number[] {
-  const vocabulary = union([record.terms, ...candidates.map((c) => c.terms)]).length;
+export function attributeByHypergeometric(record: CascadeRecord, candidates: readonly Candidate[], vocabulary: number, alpha: number): number[] {
   const tests = Math.max(1, record.paragraphs.length * candidates.length);
   return record.paragraphs.map((p) => {
     let best = -1;
@@ -103,10 +105,10 @@ function sourcesOf(record: CascadeRecord, candidates: readonly Candidate[], attr
 
 /** The page's sources by the chosen test, before the flag's thresholds (for evaluation). */
 export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled']): CompiledSource[] {
-  const candidates = candidatesOf(record, store, options.minSourceShare);
+  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare);
   if (candidates.length === 0) return [];
   const attributed = options.test === 'hypergeometric'
-    ? attributeByHypergeometric(record, candidates, options.alpha)
+    ? attributeByHypergeometric(record, candidates, vocabulary, options.alpha)
     : attributeByContainment(record, candidates);
   return sourcesOf(record, candidates, attributed).filter((s) => s.share >= options.minSourceShare);
 }

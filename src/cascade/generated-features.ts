@@ -53,34 +53,62 @@ function variance(values: readonly number[]): number {
   return values.length === 0 ? 0 : sum / values.length;
 }
 
-/** Mean over windows of TTR_WINDOW words of distinct/total (the whole text when shorter). */
-function movingTypeTokenRatio(words: readonly string[]): number {
-  if (words.length === 0) return 0;
-  if (words.length <= TTR_WINDOW) return new Set(words).size / words.length;
-  const counts = new Map<string, number>();
-  for (let i = 0; i < TTR_WINDOW; i++) counts.set(words[i]!, (counts.get(words[i]!) ?? 0) + 1);
-  let sum = counts.size;
-  for (let i = TTR_WINDOW; i < words.length; i++) {
-    const out = words[i - TTR_WINDOW]!;
-    const left = counts.get(out)! - 1;
-    if (left === 0) counts.delete(out);
-    else counts.set(out, left);
-    counts.set(words[i]!, (counts.get(words[i]!) ?? 0) + 1);
-    sum += counts.size;
+/** Each word's id (distinct words numbered in order of first occurrence) and the number of ids. */
+function wordIds(words: readonly string[]): { ids: Int32Array; distinct: number } {
+  const map = new Map<string, number>();
+  const ids = new Int32Array(words.length);
+  for (let i = 0; i < words.length; i++) {
+    let id = map.get(words[i]!);
+    if (id === undefined) {
+      id = map.size;
+      map.set(words[i]!, id);
+    }
+    ids[i] = id;
   }
-  return sum / (words.length - TTR_WINDOW + 1) / TTR_WINDOW;
+  return { ids, distinct: map.size };
 }
 
-function repeatedTrigramShare(words: readonly string[]): number {
-  if (words.length < 3) return 0;
-  const counts = new Map<string, number>();
-  for (let i = 0; i + 3 <= words.length; i++) {
-    const key = `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
+/** Mean over windows of TTR_WINDOW words of distinct/total (the whole text when shorter). */
+function movingTypeTokenRatio(ids: Int32Array, distinct: number): number {
+  const n = ids.length;
+  if (n === 0) return 0;
+  const counts = new Int32Array(distinct);
+  const window = Math.min(n, TTR_WINDOW);
+  let types = 0;
+  for (let i = 0; i < window; i++) if (counts[ids[i]!]!++ === 0) types++;
+  if (n <= TTR_WINDOW) return types / n;
+  let sum = types;
+  for (let i = TTR_WINDOW; i < n; i++) {
+    if (--counts[ids[i - TTR_WINDOW]!]! === 0) types--;
+    if (counts[ids[i]!]!++ === 0) types++;
+    sum += types;
+  }
+  return sum / (n - TTR_WINDOW + 1) / TTR_WINDOW;
+}
+
+/** Share of trigram occurrences whose trigram occurs more than once. */
+function repeatedTrigramShare(ids: Int32Array, distinct: number): number {
+  const n = ids.length;
+  if (n < 3) return 0;
+  // Keys in base `distinct` are exact while distinct³ < 2^53, i.e. below 2^17 distinct words.
+  const base = distinct;
+  const counts = new Map<number, number>();
+  const exact = distinct < 1 << 17;
+  const keyOf = (i: number): number => (exact ? (ids[i]! * base + ids[i + 1]!) * base + ids[i + 2]! : mix3(ids[i]!, ids[i + 1]!, ids[i + 2]!));
+  for (let i = 0; i + 3 <= n; i++) {
+    const key = keyOf(i);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   let repeated = 0;
   for (const c of counts.values()) if (c > 1) repeated += c;
-  return repeated / (words.length - 2);
+  return repeated / (n - 2);
+}
+
+/** A 52-bit key of three ids (for texts with more than 2^17 distinct words; collisions negligible). */
+function mix3(a: number, b: number, c: number): number {
+  const hi = Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b) >>> 0;
+  const lo = Math.imul(c ^ Math.imul(b, 0xc2b2ae35), 0x27d4eb2f) >>> 0;
+  return (hi & 0xfffff) * 2 ** 32 + lo;
 }
 
 /** Dice overlap of two sets. */
@@ -193,6 +221,7 @@ export function generatedFeatures(raw: string, language: string): { values: numb
   const meanLength = mean(lengths);
   const { pronounShare, functionWordShare, functionPairShare } = wordStats(words, language);
   const { adjacent, ratio } = cohesion(contentSets);
+  const { ids, distinct } = wordIds(words);
   const values = [
     gzipRatio,
     variance(adverbShares),
@@ -203,8 +232,8 @@ export function generatedFeatures(raw: string, language: string): { values: numb
     functionWordShare,
     functionPairShare,
     functionEnds / sentences.length,
-    movingTypeTokenRatio(words),
-    repeatedTrigramShare(words),
+    movingTypeTokenRatio(ids, distinct),
+    repeatedTrigramShare(ids, distinct),
     adjacent,
     ratio,
     topContentShare(words, language),
