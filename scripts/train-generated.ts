@@ -34,12 +34,12 @@ const random = seededRandom(seed);
 /** Texts shorter than this are neither trained on nor judged (config cascade.generated.minWords). */
 const MIN_WORDS = 120;
 const MIN_TEXTS_PER_LANGUAGE = 3;
-const NATURAL_WEIGHT = Number(process.env.TW ?? 3);
+const NATURAL_WEIGHT = 5;
 /** Bagged trees. */
-const TREES = Number(process.env.TT ?? 15);
+const TREES = 25;
 const MIN_LEAF = 4;
 /** Generated samples per generator and natural text. */
-const GENERATED_PER_TEXT = Number(process.env.GP ?? 3);
+const GENERATED_PER_TEXT = 5;
 
 interface Sample {
   readonly values: number[];

@@ -4,12 +4,12 @@
  * (the `synonymised` fingerprint), and per paragraph its word-shingle hashes and term hashes (the
  * `compiled` stage's profiles). Plain data: it can cross threads and go into a store.
  */
-import { stopWordsFor } from '../text/language-resources.js';
+import { stopWordSpansFor, stopWordsFor } from '../text/language-resources.js';
 import { normalizeText } from '../text/normalize-text.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
-import { tokenizeParagraphs } from '../text/tokenize.js';
+import { tokenTable, type TokenTable } from '../text/token-table.js';
 import { posTags } from './pos-tags.js';
-import { bottomK, fnv1a, mix32, shingleHashes, shingleHashesOf } from './shingle-sketch.js';
+import { bottomK, fnv1a, mix32, shingleHashes, shingleHashesOf, sortedDistinct } from './shingle-sketch.js';
 
 /** How a page's grammar is written down for the `synonymised` fingerprint. */
 export type GrammarTagger = 'shape' | 'pos';
@@ -17,7 +17,7 @@ export type GrammarTagger = 'shape' | 'pos';
 export interface ParagraphProfile {
   /** Tokens in the paragraph. */
   readonly words: number;
-  /** Distinct hashes of its word 3-shingles (normalised tokens), ascending. */
+  /** Distinct hashes of its word 3-shingles (normalised tokens; stop-word-only ones left out), ascending. */
   readonly shingles: Uint32Array;
   /** Distinct hashes of its content stems (stop words left out), ascending. */
   readonly terms: Uint32Array;
@@ -49,16 +49,14 @@ export const WORD_SHINGLE = 3;
 export const TAG_SHINGLE = 8;
 export const SKETCH_SIZE = 256;
 
-function sortedDistinct(values: Iterable<number>): Uint32Array {
-  return Uint32Array.from(new Set(values)).sort();
-}
 
-/** Per distinct token: its hash, its `shape` tag's hash, and its term hash (0 for a stop word). */
-interface TokenInfo {
-  readonly hash: number;
-  readonly shape: number;
-  readonly term: number;
-  readonly stem: string | null;
+/** Per distinct token (by token-table id): hash, `shape` tag hash, term hash (0: stop word). */
+interface TokenInfos {
+  readonly hash: Uint32Array;
+  readonly shape: Uint32Array;
+  readonly term: Uint32Array;
+  /** Distinct content stems of the page. */
+  readonly stems: Set<string>;
 }
 
 /**
@@ -69,23 +67,56 @@ interface TokenInfo {
 const NUMBER_SHAPE = mix32(fnv1a('#'));
 const WORD_SHAPE = mix32(fnv1a('_'));
 
-function tokenInfos(paragraphs: readonly (readonly string[])[], language: string): Map<string, TokenInfo> {
-  const stop = stopWordsFor(language);
-  const stem = stemmerFor(language, {});
-  const infos = new Map<string, TokenInfo>();
-  for (const tokens of paragraphs) {
-    for (const t of tokens) {
-      if (infos.has(t)) continue;
-      const hash = mix32(fnv1a(t));
-      if (stop.has(t)) {
-        infos.set(t, { hash, shape: hash, term: 0, stem: null });
-      } else {
-        const s = stem(t);
-        infos.set(t, { hash, shape: /^\p{N}/u.test(t) ? NUMBER_SHAPE : WORD_SHAPE, term: mix32(fnv1a(s)) || 1, stem: s });
-      }
-    }
+/** FNV-1a of text[start, end), finalised (no slice made). */
+function spanHash32(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
   }
-  return infos;
+  return mix32(h);
+}
+
+function tokenInfos(table: TokenTable, language: string): TokenInfos {
+  const { text, distinct, spans } = table;
+  const stop = stopWordSpansFor(language);
+  const stem = stemmerFor(language, {});
+  const hash = new Uint32Array(distinct);
+  const shape = new Uint32Array(distinct);
+  const term = new Uint32Array(distinct);
+  const stems = new Set<string>();
+  for (let id = 0; id < distinct; id++) {
+    const start = spans[id * 3]!;
+    const end = spans[id * 3 + 1]!;
+    hash[id] = spanHash32(text, start, end);
+    if (stop.size > 0 && stop.hasSpan(text, start, end, spans[id * 3 + 2]!)) {
+      shape[id] = hash[id]!;
+      continue;
+    }
+    const s = stem(text.slice(start, end));
+    stems.add(s);
+    const code = text.charCodeAt(start);
+    shape[id] = code >= 0x30 && code <= 0x39 ? NUMBER_SHAPE : WORD_SHAPE;
+    term[id] = mix32(fnv1a(s)) || 1;
+  }
+  return { hash, shape, term, stems };
+}
+
+/**
+ * Word 3-shingle hashes of a paragraph, without those made of stop words only (stock phrases such
+ * as "one of the" match every page and prove nothing).
+ */
+function paragraphShingles(ids: Int32Array, from: number, to: number, infos: TokenInfos): Uint32Array {
+  const hashes = new Uint32Array(to - from);
+  for (let k = from; k < to; k++) hashes[k - from] = infos.hash[ids[k]!]!;
+  const all = shingleHashesOf(hashes, WORD_SHINGLE);
+  if (to - from < WORD_SHINGLE) return all;
+  let kept = 0;
+  for (let i = 0; i < all.length; i++) {
+    const a = infos.term[ids[from + i]!]! | infos.term[ids[from + i + 1]!]! | infos.term[ids[from + i + 2]!]!;
+    if (a !== 0) all[kept++] = all[i]!;
+  }
+  return all.subarray(0, kept);
 }
 
 function grammarSketch(text: string, shapes: Uint32Array, language: string, tagger: GrammarTagger): Uint32Array | null {
@@ -98,38 +129,35 @@ function grammarSketch(text: string, shapes: Uint32Array, language: string, tagg
 
 /** The record of a raw text in `language` (ISO 639-3, as the analysis detected it). */
 export function cascadeRecord(text: string, language: string, options: CascadeRecordOptions = {}): CascadeRecord {
-  const paragraphs = tokenizeParagraphs(normalizeText(text));
-  const infos = tokenInfos(paragraphs, language);
-  const stems = new Set<string>();
+  const table = tokenTable(normalizeText(text));
+  const { ids, count, paragraphCount, paragraphEnds } = table;
+  const infos = tokenInfos(table, language);
+  const shapes = new Uint32Array(count);
+  for (let k = 0; k < count; k++) shapes[k] = infos.shape[ids[k]!]!;
   const profiles: ParagraphProfile[] = [];
-  let words = 0;
-  for (const tokens of paragraphs) words += tokens.length;
-  const shapes = new Uint32Array(words);
   const allShingles: number[] = [];
   const allTerms: number[] = [];
-  let at = 0;
-  for (const tokens of paragraphs) {
-    const hashes = new Uint32Array(tokens.length);
+  let from = 0;
+  for (let p = 0; p < paragraphCount; p++) {
+    const to = paragraphEnds[p]!;
+    const shingles = paragraphShingles(ids, from, to, infos);
     const terms: number[] = [];
-    tokens.forEach((t, i) => {
-      const info = infos.get(t)!;
-      hashes[i] = info.hash;
-      shapes[at++] = info.shape;
-      if (info.stem === null) return;
-      stems.add(info.stem);
-      terms.push(info.term);
-    });
-    const shingles = shingleHashesOf(hashes, WORD_SHINGLE);
+    for (let k = from; k < to; k++) {
+      const t = infos.term[ids[k]!]!;
+      if (t !== 0) terms.push(t);
+    }
     for (const h of shingles) allShingles.push(h);
     for (const h of terms) allTerms.push(h);
-    profiles.push({ words: tokens.length, shingles: sortedDistinct(shingles), terms: sortedDistinct(terms) });
+    profiles.push({ words: to - from, shingles: sortedDistinct(shingles), terms: sortedDistinct(terms) });
+    from = to;
   }
+  const shingles = sortedDistinct(allShingles);
   return {
     language,
-    words,
-    stems: [...stems].sort(),
-    wordSketch: bottomK(Uint32Array.from(allShingles), SKETCH_SIZE),
-    shingles: sortedDistinct(allShingles),
+    words: count,
+    stems: [...infos.stems].sort(),
+    wordSketch: shingles.slice(0, SKETCH_SIZE),
+    shingles,
     terms: sortedDistinct(allTerms),
     tagSketch: grammarSketch(text, shapes, language, options.tagger ?? 'shape'),
     paragraphs: profiles,

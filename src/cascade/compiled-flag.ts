@@ -15,6 +15,7 @@ import type { CascadeOptions } from './cascade-options.js';
 import { sharedCount, type CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { hypergeometricUpperTail } from './hypergeometric.js';
+import { sortedDistinct } from './shingle-sketch.js';
 
 /** Stored pages considered per page, at most. */
 const MAX_CANDIDATES = 20;
@@ -36,20 +37,20 @@ function union(arrays: readonly Uint32Array[]): Uint32Array {
     out.set(a, at);
     at += a.length;
   }
-  return Uint32Array.from(new Set(out)).sort();
+  return sortedDistinct(out);
 }
 
 /**
  * Stored pages sharing enough of the page's shingles to cover `minShare` of it (halved: a source's
  * paragraphs may be edited), at most MAX_CANDIDATES. Pages sharing only stock phrases drop out.
  */
-function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number): { kept: Candidate[]; vocabulary: number } {
+function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean): { kept: Candidate[]; vocabulary: number } {
   const needed = Math.max(2, (minShare / 2) * record.shingles.length);
   const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES);
   const kept = all.filter(({ shared }) => shared >= needed).map(({ page }) => ({ page, shingles: page.record.shingles, terms: page.record.terms }));
   // The hypergeometric population: the terms of the page and of every page sharing a shingle with
   // it (pruned or not), so that it does not shrink to the page and its few likely sources.
-  const vocabulary = kept.length === 0 ? 0 : union([record.terms, ...all.map(({ page }) => page.record.terms)]).length;
+  const vocabulary = kept.length === 0 || !withVocabulary ? 0 : union([record.terms, ...all.map(({ page }) => page.record.terms)]).length;
   return { kept, vocabulary };
 }
 
@@ -105,9 +106,10 @@ function sourcesOf(record: CascadeRecord, candidates: readonly Candidate[], attr
 
 /** The page's sources by the chosen test, before the flag's thresholds (for evaluation). */
 export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled']): CompiledSource[] {
-  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare);
+  const hypergeometric = options.test === 'hypergeometric';
+  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric);
   if (candidates.length === 0) return [];
-  const attributed = options.test === 'hypergeometric'
+  const attributed = hypergeometric
     ? attributeByHypergeometric(record, candidates, vocabulary, options.alpha)
     : attributeByContainment(record, candidates);
   return sourcesOf(record, candidates, attributed).filter((s) => s.share >= options.minSourceShare);

@@ -35,6 +35,21 @@ export const GENERATED_FEATURE_NAMES = [
 
 export type GeneratedFeatureName = (typeof GENERATED_FEATURE_NAMES)[number];
 
+/**
+ * Characters of a text the features look at, at most: a longer text is cut at the last sentence end
+ * before this (about 500 English words). Bounds the stage's cost per page; the trees were trained
+ * on features of texts cut the same way.
+ */
+export const FEATURE_WINDOW = 3000;
+
+/** The text's first FEATURE_WINDOW characters, cut after a sentence end when one is in its second half. */
+export function featureWindow(text: string): string {
+  if (text.length <= FEATURE_WINDOW) return text;
+  const head = text.slice(0, FEATURE_WINDOW);
+  const end = Math.max(head.lastIndexOf('. '), head.lastIndexOf('.\n'), head.lastIndexOf('? '), head.lastIndexOf('! '));
+  return end >= FEATURE_WINDOW / 2 ? head.slice(0, end + 1) : head;
+}
+
 /** Words per window of the moving type/token ratio. */
 const TTR_WINDOW = 50;
 /** Sentences this far apart or more are the "distant" baseline of the cohesion ratio. */
@@ -207,11 +222,11 @@ function properNounRepeatShare(text: string): number {
 }
 
 /**
- * The features of a raw text in a language (ISO 639-3), in GENERATED_FEATURE_NAMES order, and its
- * word count. A text without words gives zeros.
+ * The features of a raw text in a language (ISO 639-3), in GENERATED_FEATURE_NAMES order, and the
+ * word count of the part they were computed on (featureWindow). A text without words gives zeros.
  */
 export function generatedFeatures(raw: string, language: string): { values: number[]; words: number } {
-  const text = foldHomoglyphs(raw);
+  const text = foldHomoglyphs(featureWindow(raw));
   const sentences = sentenceWords(text);
   const words = sentences.flat();
   if (words.length === 0) return { values: GENERATED_FEATURE_NAMES.map(() => 0), words: 0 };

@@ -56,9 +56,17 @@ export function shingleHashesOf(items: Uint32Array, size: number): Uint32Array {
   return out;
 }
 
+/** The distinct values, ascending (a new array). */
+export function sortedDistinct(values: ArrayLike<number>): Uint32Array {
+  const sorted = Uint32Array.from(values).sort();
+  let kept = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i]!;
+  return sorted.subarray(0, kept);
+}
+
 /** The `k` smallest distinct values of `hashes`, ascending. */
-export function bottomK(hashes: Uint32Array, k: number): Uint32Array {
-  const sorted = Uint32Array.from(new Set(hashes)).sort();
+export function bottomK(hashes: ArrayLike<number>, k: number): Uint32Array {
+  const sorted = sortedDistinct(hashes);
   return sorted.length <= k ? sorted : sorted.slice(0, k);
 }
 
