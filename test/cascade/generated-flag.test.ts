@@ -99,3 +99,15 @@ describe('generated decision tree', () => {
     expect(generatedFlag(devTexts[0]!.text, 'kor', options)).toBeNull();
   });
 });
+
+describe('feature window', () => {
+  it('keeps short texts whole and cuts long ones after a sentence end', async () => {
+    const { featureWindow, FEATURE_WINDOW } = await import('../../src/cascade/generated-features.js');
+    expect(featureWindow('Short text.')).toBe('Short text.');
+    const long = 'A sentence that goes on for a while. '.repeat(200);
+    const cut = featureWindow(long);
+    expect(cut.length).toBeLessThanOrEqual(FEATURE_WINDOW);
+    expect(cut.endsWith('while.')).toBe(true);
+    expect(featureWindow('x'.repeat(FEATURE_WINDOW * 2))).toHaveLength(FEATURE_WINDOW);
+  });
+});
