@@ -7,8 +7,9 @@
  * Kinds of page (each expected to get the flags in brackets):
  *   natural          every dev text, judged against the store of all the OTHER texts  []
  *   homoglyph        a copy with a third of its look-alike letters swapped (Latin ↔ Cyrillic)  [homoglyph]
- *   markov1/markov2/shuffled/salad  generated texts standing in for the texts the `generated` tree
- *                    held out (made from the other texts of the language)  [generated]
+ *   markov1/markov2/shuffled/salad  generated texts standing in for the texts the `generated` trees
+ *                    held out that are long enough to judge (made from the other texts of the
+ *                    language)  [generated]
  *   synonymised-10/30/50  a copy with 10/30/50% of its content words replaced by synonyms from the
  *                    synonym dictionary (WordNet, src/synonyms/), English texts  [synonymised]
  *   compiled-2/3/4   a page of ~600 words made of paragraph runs of 2, 3 or 4 texts  [compiled]
@@ -72,7 +73,9 @@ function heldOutTexts(texts: readonly DevText[]): DevText[] {
 function buildItems(texts: readonly DevText[]): Item[] {
   const items: Item[] = texts.map((t, i) => ({ kind: 'natural', text: t.text, expected: [], self: i }));
   for (const t of texts) items.push({ kind: 'homoglyph', text: homoglyphCopy(t.text, 1 / 3, random), expected: ['homoglyph'] });
-  for (const t of heldOutTexts(texts)) {
+  // Texts too short for the stage (cascade.generated.minWords) are left out, as the trainer leaves
+  // them out: a generated text standing in for them would be too short to be judged.
+  for (const t of heldOutTexts(texts).filter((h) => wordCount(h.text) >= options.generated.minWords)) {
     const others = texts.filter((o) => o.language === t.language && o.id !== t.id).map((o) => o.text);
     for (const name of GENERATOR_NAMES) items.push({ kind: name, text: generateText(name, others, wordCount(t.text), random), expected: ['generated'] });
   }
@@ -172,7 +175,7 @@ function sourceCountTable(texts: readonly DevText[], judged: readonly Judged[], 
 
 /** The `generated` flag on the held-out split only: held-out natural texts against generated ones. */
 function heldOutGenerated(texts: readonly DevText[], judged: readonly Judged[]): string {
-  const heldOut = new Set(heldOutTexts(texts).map((t) => t.text));
+  const heldOut = new Set(heldOutTexts(texts).filter((h) => wordCount(h.text) >= options.generated.minWords).map((t) => t.text));
   const natural = judged.filter((j) => j.item.kind === 'natural' && heldOut.has(j.item.text));
   const generated = judged.filter((j) => j.item.expected.includes('generated'));
   const tp = generated.filter((j) => j.flags.has('generated')).length;
