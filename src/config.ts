@@ -14,6 +14,7 @@ import { FEATURE_WEIGHTINGS, HASH_NAMES, SCOPE_MODES } from './types.js';
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 /** A Jaccard threshold: a pair at or above it is collapsed; 0 would collapse everything. */
 const threshold = () => z.number().gt(0).max(1);
+const share = z.number().min(0).max(1);
 
 export const configSchema = z.object({
   fingerprint: z.object({
@@ -74,6 +75,50 @@ export const configSchema = z.object({
     synonymFile: z.string(),
     /** Language of the annotations (ISO 639-3), or "auto" to detect it per result list. */
     language: z.string().regex(/^(auto|[a-z]{3})$/),
+  }).strict(),
+  /** The cascade of offline filters (src/cascade/): each flag's stage on/off and its thresholds. */
+  cascade: z.object({
+    homoglyph: z.object({
+      enabled: z.boolean(),
+      /** Fewer mixed-script words than this: no flag. */
+      minWords: int(1, 1_000_000),
+      /** Smaller share of mixed-script words than this: no flag. */
+      minShare: share,
+    }).strict(),
+    generated: z.object({
+      enabled: z.boolean(),
+      /** Texts with fewer words are not judged (the features need sentences). */
+      minWords: int(1, 1_000_000),
+      /** Share of generated texts in the tree's leaf from which a page is flagged. */
+      minScore: share,
+    }).strict(),
+    synonymised: z.object({
+      enabled: z.boolean(),
+      /** `flag` stores the page with the flag; `reject` lets the pipeline reject it (later phase). */
+      action: z.enum(['flag', 'reject']),
+      /** The page's grammar: `shape` (function words kept, other words as one class) or `pos` (wink-nlp tags, English). */
+      tagger: z.enum(['shape', 'pos']),
+      /** Estimated Jaccard of part-of-speech shingles from which a stored page is compared. */
+      minTagSimilarity: share,
+      /** Share of aligned words equal to the source's or its synonyms needed to flag. */
+      minExplained: share,
+      /** Share of aligned words replaced by synonyms needed to flag. */
+      minSubstituted: share,
+    }).strict(),
+    compiled: z.object({
+      enabled: z.boolean(),
+      /** How paragraphs are attributed to stored pages. */
+      test: z.enum(['hypergeometric', 'containment']),
+      /** Significance level of the hypergeometric test (Bonferroni-corrected per page). */
+      alpha: z.number().gt(0).max(1),
+      minSources: int(2, 1000),
+      /** A source covering less of the page than this is not counted. */
+      minSourceShare: share,
+      /** One source covering this much of the page alone: no flag (a copy, not a compilation). */
+      maxSingleShare: share,
+      /** Share of the page that sources must cover together. */
+      minCovered: share,
+    }).strict(),
   }).strict(),
 }).strict();
 

@@ -159,3 +159,10 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return `${String(value)} (${typeof value})`;
 }
+
+/** A cascade model file (the generated-text tree) is missing or not what this build expects. */
+export class CascadeModelError extends NeardupError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_CASCADE_MODEL', message, options);
+  }
+}

@@ -170,3 +170,75 @@ export interface PipelineCounters {
   skippedBy: Record<string, number>;
   errors: number;
 }
+
+// ---------------------------------------------------------------- cascade flags
+
+/**
+ * How a page was made, as the cascade of offline filters (src/cascade/) judges it. Flags are not
+ * decisions: a flagged page is stored or rejected by the index as any other page.
+ */
+export const CASCADE_FLAG_KINDS = ['homoglyph', 'generated', 'synonymised', 'compiled'] as const;
+export type CascadeFlagKind = (typeof CASCADE_FLAG_KINDS)[number];
+
+/** Words that mix scripts (Latin look-alikes in Cyrillic words or the reverse). */
+export interface HomoglyphFlag {
+  readonly kind: 'homoglyph';
+  /** Words with letters of two scripts, or written wholly in look-alikes of the other script. */
+  readonly words: number;
+  /** `words` over all words of the text. */
+  readonly share: number;
+  /** A few such words as they appear in the text. */
+  readonly examples: readonly string[];
+}
+
+/** Text a program made (Markov chains, word salad, shuffled sentences), by a decision tree. */
+export interface GeneratedFlag {
+  readonly kind: 'generated';
+  /** Share of generated training texts in the tree's leaf, 0–1. */
+  readonly score: number;
+  /** The tests on the way to that leaf, e.g. `cohesionRatio <= 1.21`. */
+  readonly path: readonly string[];
+  /** The text's feature values, by name. */
+  readonly features: Readonly<Record<string, number>>;
+}
+
+/** A page whose words differ from a stored page's by synonyms while its grammar stays the same. */
+export interface SynonymisedFlag {
+  readonly kind: 'synonymised';
+  /** The stored page it spins. */
+  readonly sourceId: number;
+  readonly sourceUrl: string;
+  /** Estimated Jaccard similarity of the part-of-speech shingles, 0–1. */
+  readonly tagSimilarity: number;
+  /** Estimated Jaccard similarity of the word shingles, 0–1. */
+  readonly wordSimilarity: number;
+  /** The page's distinct content stems absent from the source but synonyms of one of its stems, over all of them. */
+  readonly substitutedShare: number;
+  /** The page's distinct content stems found in the source or synonyms of one of its stems, over all of them. */
+  readonly explainedShare: number;
+  /** A few (source stem, page stem) synonym substitutions. */
+  readonly examples: readonly (readonly [string, string])[];
+}
+
+/** One stored page a compiled page took paragraphs from. */
+export interface CompiledSource {
+  readonly id: number;
+  readonly url: string;
+  /** Share of the page's words in paragraphs attributed to this source, 0–1. */
+  readonly share: number;
+  /** Paragraphs attributed to it (indices in the page). */
+  readonly paragraphs: readonly number[];
+}
+
+/** A page built from paragraphs of two or more stored pages, none covering it alone. */
+export interface CompiledFlag {
+  readonly kind: 'compiled';
+  /** Sources, largest share first. */
+  readonly sources: readonly CompiledSource[];
+  /** Share of the page's words attributed to some source, 0–1. */
+  readonly coveredShare: number;
+  /** The test that attributed paragraphs to sources. */
+  readonly test: 'hypergeometric' | 'containment';
+}
+
+export type CascadeFlag = HomoglyphFlag | GeneratedFlag | SynonymisedFlag | CompiledFlag;

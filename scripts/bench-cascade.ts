@@ -1,0 +1,77 @@
+/**
+ * What the cascade costs per page beside the plain analysis, measured in one run:
+ *
+ *   npx tsx scripts/bench-cascade.ts [--dataset <dir>] [--rounds 5]
+ *
+ * On the dev texts (article-benchmark-dev), each round times, interleaved: analyzeText alone (the
+ * baseline), then each cascade stage alone and the whole cascade (`shape` and `pos` grammar), on
+ * the odd-numbered texts, with a store holding the even-numbered texts' records (so `synonymised`
+ * and `compiled` look real pages up; the pages judged are new, as most crawled pages are).
+ * Prints ms per page and `ratio` = baseline / (baseline + cascade): the docs/s a pipeline whose only
+ * cost were the analysis would keep with the cascade on. bench:dedup also parses, indexes and
+ * writes, so its ratio would be higher than this one. Last line:
+ *   `cascade: analysis_ms=<..> cascade_shape_ms=<..> ratio_shape=<..> cascade_pos_ms=<..> ratio_pos=<..>`
+ */
+import { parseArgs } from 'node:util';
+import { defaultConfig } from '../src/config.js';
+import { cascadeRecord, type GrammarTagger } from '../src/cascade/cascade-record.js';
+import { MemoryCascadeStore } from '../src/cascade/cascade-store.js';
+import { compiledFlag } from '../src/cascade/compiled-flag.js';
+import { generatedFlag } from '../src/cascade/generated-flag.js';
+import { synonymisedFlag } from '../src/cascade/synonymised-flag.js';
+import { homoglyphFlag } from '../src/cascade/homoglyph-words.js';
+import { runCascade } from '../src/cascade/run-cascade.js';
+import { analyzeText, fingerprintParamsFrom } from '../src/analyze/analyze-text.js';
+import { loadSynonymDictionary } from '../src/synonyms/synonym-dictionary.js';
+import { StemCache } from '../src/text/stem-cache.js';
+import { defaultDatasetPath, loadDevTexts } from './cascade-dataset.js';
+
+const { values: flags } = parseArgs({
+  options: { dataset: { type: 'string', default: defaultDatasetPath() }, rounds: { type: 'string', default: '5' } },
+});
+const config = defaultConfig();
+const params = fingerprintParamsFrom(config.fingerprint);
+const synonyms = loadSynonymDictionary();
+const all = loadDevTexts(flags.dataset, 'bench-cascade');
+const stored = all.filter((_, i) => i % 2 === 0);
+const texts = all.filter((_, i) => i % 2 === 1);
+const analyses = texts.map((t) => analyzeText(t.text, params));
+const stemCache = new StemCache();
+
+function storeFor(tagger: GrammarTagger): MemoryCascadeStore {
+  const store = new MemoryCascadeStore();
+  stored.forEach((t, id) => store.add({ id, url: t.url, record: cascadeRecord(t.text, analyzeText(t.text, params).language, { tagger }) }));
+  return store;
+}
+const stores = { shape: storeFor('shape'), pos: storeFor('pos') };
+const optionsFor = (tagger: GrammarTagger) => ({ ...config.cascade, synonymised: { ...config.cascade.synonymised, tagger } });
+
+const records = texts.map((t, i) => cascadeRecord(t.text, analyses[i]!.language, { tagger: 'shape' }));
+
+const cases: Record<string, () => void> = {
+  analysis: () => texts.forEach((t) => analyzeText(t.text, params, { stemCache })),
+  homoglyph: () => texts.forEach((t) => homoglyphFlag(t.text, config.cascade.homoglyph)),
+  generated: () => texts.forEach((t, i) => generatedFlag(t.text, analyses[i]!.language, config.cascade.generated)),
+  record_shape: () => texts.forEach((t, i) => cascadeRecord(t.text, analyses[i]!.language, { tagger: 'shape' })),
+  record_pos: () => texts.forEach((t, i) => cascadeRecord(t.text, analyses[i]!.language, { tagger: 'pos' })),
+  synonymised: () => records.forEach((r) => synonymisedFlag(r, stores.shape, synonyms, config.cascade.synonymised)),
+  compiled: () => records.forEach((r) => compiledFlag(r, stores.shape, config.cascade.compiled)),
+  cascade_shape: () => texts.forEach((t, i) => runCascade(analyses[i]!, { text: t.text, options: optionsFor('shape'), store: stores.shape, synonyms })),
+  cascade_pos: () => texts.forEach((t, i) => runCascade(analyses[i]!, { text: t.text, options: optionsFor('pos'), store: stores.pos, synonyms })),
+};
+
+const totals = new Map<string, number>(Object.keys(cases).map((k) => [k, 0]));
+for (const run of Object.values(cases)) run(); // warm-up (JIT, synonym table, tagger model)
+const rounds = Number(flags.rounds);
+for (let r = 0; r < rounds; r++) {
+  for (const [name, run] of Object.entries(cases)) {
+    const start = performance.now();
+    run();
+    totals.set(name, totals.get(name)! + performance.now() - start);
+  }
+}
+const perPage = (name: string) => totals.get(name)! / rounds / texts.length;
+for (const name of Object.keys(cases)) console.log(`${name.padEnd(14)} ${perPage(name).toFixed(3)} ms/page`);
+const base = perPage('analysis');
+const ratio = (name: string) => (base / (base + perPage(name))).toFixed(2);
+console.log(`cascade: analysis_ms=${base.toFixed(3)} cascade_shape_ms=${perPage('cascade_shape').toFixed(3)} ratio_shape=${ratio('cascade_shape')} cascade_pos_ms=${perPage('cascade_pos').toFixed(3)} ratio_pos=${ratio('cascade_pos')}`);

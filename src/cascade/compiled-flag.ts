@@ -1,0 +1,126 @@
+/**
+ * The `compiled` stage: a page built from paragraphs of two or more stored pages. Each paragraph is
+ * attributed to at most one stored page, by one of two tests:
+ * - `hypergeometric` (the method's): the paragraph's content terms against a candidate's, as a draw
+ *   from the vocabulary of the page and its candidates; attributed to the candidate whose overlap is
+ *   least likely by chance, when that chance is below `alpha` divided by the number of tests made
+ *   (Bonferroni). It counts a paragraph whose words were edited or reordered.
+ * - `containment`: the share of the paragraph's word 3-shingles found in the candidate, ≥ 0.5.
+ * Sources are the candidates with paragraphs attributed to them, each with the share of the page's
+ * words those paragraphs hold; the page is flagged when at least `minSources` sources each cover
+ * `minSourceShare`, together `minCovered`, and none `maxSingleShare` alone (that is a copy).
+ */
+import type { CompiledFlag, CompiledSource } from '../types.js';
+import type { CascadeOptions } from './cascade-options.js';
+import { sharedCount, type CascadeRecord } from './cascade-record.js';
+import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
+import { hypergeometricUpperTail } from './hypergeometric.js';
+import { sortedDistinct } from './shingle-sketch.js';
+
+/** Stored pages considered per page, at most. */
+const MAX_CANDIDATES = 20;
+/** Paragraph share of shingles a candidate must hold under the containment test. */
+const CONTAINMENT = 0.5;
+
+interface Candidate {
+  readonly page: StoredCascadePage;
+  readonly shingles: Uint32Array;
+  readonly terms: Uint32Array;
+}
+
+function union(arrays: readonly Uint32Array[]): Uint32Array {
+  let total = 0;
+  for (const a of arrays) total += a.length;
+  const out = new Uint32Array(total);
+  let at = 0;
+  for (const a of arrays) {
+    out.set(a, at);
+    at += a.length;
+  }
+  return sortedDistinct(out);
+}
+
+/**
+ * Stored pages sharing enough of the page's shingles to cover `minShare` of it (halved: a source's
+ * paragraphs may be edited), at most MAX_CANDIDATES. Pages sharing only stock phrases drop out.
+ */
+function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean): { kept: Candidate[]; vocabulary: number } {
+  const needed = Math.max(2, (minShare / 2) * record.shingles.length);
+  const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES);
+  const kept = all.filter(({ shared }) => shared >= needed).map(({ page }) => ({ page, shingles: page.record.shingles, terms: page.record.terms }));
+  // The hypergeometric population: the terms of the page and of every page sharing a shingle with
+  // it (pruned or not), so that it does not shrink to the page and its few likely sources.
+  const vocabulary = kept.length === 0 || !withVocabulary ? 0 : union([record.terms, ...all.map(({ page }) => page.record.terms)]).length;
+  return { kept, vocabulary };
+}
+
+/** Index of the candidate each paragraph is attributed to (-1: none), by the containment test. */
+export function attributeByContainment(record: CascadeRecord, candidates: readonly Candidate[]): number[] {
+  return record.paragraphs.map((p) => {
+    let best = -1;
+    let bestShare = CONTAINMENT;
+    candidates.forEach((c, i) => {
+      const share = p.shingles.length === 0 ? 0 : sharedCount(p.shingles, c.shingles) / p.shingles.length;
+      if (share >= bestShare) {
+        best = i;
+        bestShare = share;
+      }
+    });
+    return best;
+  });
+}
+
+/** Index of the candidate each paragraph is attributed to (-1: none), by the hypergeometric test. */
+export function attributeByHypergeometric(record: CascadeRecord, candidates: readonly Candidate[], vocabulary: number, alpha: number): number[] {
+  const tests = Math.max(1, record.paragraphs.length * candidates.length);
+  return record.paragraphs.map((p) => {
+    let best = -1;
+    let bestP = alpha / tests;
+    candidates.forEach((c, i) => {
+      const k = sharedCount(p.terms, c.terms);
+      if (k === 0) return;
+      const pValue = hypergeometricUpperTail(vocabulary, c.terms.length, p.terms.length, k);
+      if (pValue < bestP) {
+        best = i;
+        bestP = pValue;
+      }
+    });
+    return best;
+  });
+}
+
+/** Sources of a page from its paragraphs' attributions, largest share first. */
+function sourcesOf(record: CascadeRecord, candidates: readonly Candidate[], attributed: readonly number[]): CompiledSource[] {
+  const total = Math.max(1, record.words);
+  const bySource = new Map<number, number[]>();
+  attributed.forEach((c, i) => {
+    if (c >= 0) (bySource.get(c) ?? bySource.set(c, []).get(c)!).push(i);
+  });
+  return [...bySource].map(([c, paragraphs]) => ({
+    id: candidates[c]!.page.id,
+    url: candidates[c]!.page.url,
+    share: paragraphs.reduce((sum, i) => sum + record.paragraphs[i]!.words, 0) / total,
+    paragraphs,
+  })).sort((a, b) => b.share - a.share || a.id - b.id);
+}
+
+/** The page's sources by the chosen test, before the flag's thresholds (for evaluation). */
+export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled']): CompiledSource[] {
+  const hypergeometric = options.test === 'hypergeometric';
+  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric);
+  if (candidates.length === 0) return [];
+  const attributed = hypergeometric
+    ? attributeByHypergeometric(record, candidates, vocabulary, options.alpha)
+    : attributeByContainment(record, candidates);
+  return sourcesOf(record, candidates, attributed).filter((s) => s.share >= options.minSourceShare);
+}
+
+/** The `compiled` flag of a page against the store, or null. */
+export function compiledFlag(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled']): CompiledFlag | null {
+  const sources = compiledSources(record, store, options);
+  if (sources.length < options.minSources) return null;
+  if (sources[0]!.share >= options.maxSingleShare) return null;
+  const coveredShare = sources.reduce((sum, s) => sum + s.share, 0);
+  if (coveredShare < options.minCovered) return null;
+  return { kind: 'compiled', sources, coveredShare, test: options.test };
+}

@@ -1,0 +1,59 @@
+/**
+ * The `generated` stage: the committed decision trees (generated-tree.json, made by
+ * scripts/train-generated.ts: 25 CART trees bagged, a text's score the mean of its leaves' shares of
+ * generated training texts) over the text's features (generated-features.ts). Only texts in a
+ * language the trees were trained on, and with at least `minWords` words, are judged.
+ */
+import { CascadeModelError } from '../errors.js';
+import type { GeneratedFlag } from '../types.js';
+import type { CascadeOptions } from './cascade-options.js';
+import { assertTree, evaluateForest, type TreeNode } from './decision-tree.js';
+import { GENERATED_FEATURE_NAMES, generatedFeatures } from './generated-features.js';
+import treeJson from './generated-tree.json' with { type: 'json' };
+
+export interface GeneratedModel {
+  readonly features: readonly string[];
+  /** ISO 639-3 codes of the languages the tree was trained on. */
+  readonly languages: readonly string[];
+  readonly trees: readonly TreeNode[];
+}
+
+/** Checks a parsed model file against this build's features. */
+export function parseGeneratedModel(json: unknown): GeneratedModel {
+  const model = json as { features?: unknown; languages?: unknown; trees?: unknown };
+  const features = model.features;
+  if (!Array.isArray(features) || features.join() !== GENERATED_FEATURE_NAMES.join()) {
+    throw new CascadeModelError(
+      `Expected the generated-text tree to use the features ${GENERATED_FEATURE_NAMES.join(', ')}, got ${String(features)} (run npm run train:generated)`,
+    );
+  }
+  if (!Array.isArray(model.languages) || !model.languages.every((l) => typeof l === 'string')) {
+    throw new CascadeModelError('Expected the generated-text tree to list its languages');
+  }
+  const trees = model.trees;
+  if (!Array.isArray(trees) || trees.length === 0) throw new CascadeModelError('Expected the generated-text model to hold at least one tree');
+  trees.forEach((tree, i) => assertTree(tree, features.length, `trees[${i}]`));
+  return { features: GENERATED_FEATURE_NAMES, languages: model.languages as string[], trees: trees as TreeNode[] };
+}
+
+/** The committed model, checked once at load; immutable afterwards. */
+export const GENERATED_MODEL: GeneratedModel = parseGeneratedModel(treeJson);
+
+/** The `generated` flag of a raw text in `language` (ISO 639-3), or null. */
+export function generatedFlag(
+  text: string,
+  language: string,
+  options: CascadeOptions['generated'],
+  model: GeneratedModel = GENERATED_MODEL,
+): GeneratedFlag | null {
+  if (!model.languages.includes(language)) return null;
+  const { values, words } = generatedFeatures(text, language);
+  if (words < options.minWords) return null;
+  const { score, path } = evaluateForest(model.trees, values, model.features);
+  if (score < options.minScore || score === 0) return null;
+  const features: Record<string, number> = {};
+  model.features.forEach((name, i) => {
+    features[name] = Number(values[i]!.toPrecision(4));
+  });
+  return { kind: 'generated', score, path, features };
+}

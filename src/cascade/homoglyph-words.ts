@@ -1,0 +1,132 @@
+/**
+ * The `homoglyph` stage: words that mix scripts — Cyrillic look-alikes inside Latin words or the
+ * reverse — or that are written wholly in look-alikes of the script the rest of the text uses.
+ * Runs on the raw text (before normalisation folds the look-alikes away).
+ *
+ * A word counts only when every letter of its minority script is a look-alike (a member of a
+ * HOMOGLYPH_CLASSES class): mixed words that are no spoofing, such as a Greek `μ` before a Latin
+ * `m` in `3μm`, are left alone.
+ */
+import { HOMOGLYPH_CLASSES } from '../text/homoglyph-table.js';
+import type { HomoglyphFlag } from '../types.js';
+import type { CascadeOptions } from './cascade-options.js';
+
+const LATIN = 1;
+const CYRILLIC = 2;
+const GREEK = 3;
+
+/** Script of a letter code unit (0 for others). */
+function scriptOf(ch: number): number {
+  if ((ch >= 0x41 && ch <= 0x5a) || (ch >= 0x61 && ch <= 0x7a) || (ch >= 0xc0 && ch <= 0x24f && ch !== 0xd7 && ch !== 0xf7) || (ch >= 0x1e00 && ch <= 0x1eff)) return LATIN;
+  if (ch >= 0x400 && ch <= 0x52f) return CYRILLIC;
+  if ((ch >= 0x370 && ch <= 0x3ff) || (ch >= 0x1f00 && ch <= 0x1fff)) return GREEK;
+  return 0;
+}
+
+/** Look-alike class members (code unit → 1); all are in the BMP. */
+const LOOK_ALIKE = (() => {
+  const table = new Uint8Array(0x10000);
+  for (const cls of HOMOGLYPH_CLASSES) {
+    for (const member of [cls.latin, cls.cyrillic, cls.greek, ...cls.extra]) if (member !== '') table[member.charCodeAt(0)] = 1;
+  }
+  return table;
+})();
+
+const WORD = /[\p{L}\p{M}]+/gu;
+const MAX_EXAMPLES = 5;
+
+export interface HomoglyphCount {
+  readonly words: number;
+  readonly spoofed: number;
+  readonly examples: string[];
+}
+
+/** Counts, per script, the letters of a word, and whether every letter is a look-alike. */
+function wordScripts(word: string, counts: Int32Array): boolean {
+  counts.fill(0);
+  let allLookAlike = true;
+  for (let i = 0; i < word.length; i++) {
+    const ch = word.charCodeAt(i);
+    counts[scriptOf(ch)]!++;
+    if (LOOK_ALIKE[ch] !== 1) allLookAlike = false;
+  }
+  return allLookAlike;
+}
+
+/** Whether every letter of `script` in the word is a look-alike. */
+function minorityIsLookAlike(word: string, script: number): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const ch = word.charCodeAt(i);
+    if (scriptOf(ch) === script && LOOK_ALIKE[ch] !== 1) return false;
+  }
+  return true;
+}
+
+/** The script with most letters outside the look-alike classes (0 when none). */
+function textScript(text: string): number {
+  const counts = [0, 0, 0, 0];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (LOOK_ALIKE[ch] !== 1) counts[scriptOf(ch)]!++;
+  }
+  let best = 0;
+  let bestCount = 0;
+  for (let s = LATIN; s <= GREEK; s++) {
+    if (counts[s]! > bestCount) {
+      best = s;
+      bestCount = counts[s]!;
+    }
+  }
+  return best;
+}
+
+/** Whether a word is spoofed, given the text's script. */
+function isSpoofed(word: string, counts: Int32Array, script: number): boolean {
+  const allLookAlike = wordScripts(word, counts);
+  const present = (counts[LATIN]! > 0 ? 1 : 0) + (counts[CYRILLIC]! > 0 ? 1 : 0) + (counts[GREEK]! > 0 ? 1 : 0);
+  if (present >= 2) {
+    // The word's own majority script; its other letters must all be look-alikes.
+    let major = LATIN;
+    for (let s = CYRILLIC; s <= GREEK; s++) if (counts[s]! > counts[major]!) major = s;
+    for (let s = LATIN; s <= GREEK; s++) if (s !== major && counts[s]! > 0 && !minorityIsLookAlike(word, s)) return false;
+    return true;
+  }
+  // A whole word in Cyrillic or Greek look-alikes in a Latin text (`рор` in English). Not the
+  // reverse: Cyrillic texts write Latin abbreviations, Roman numerals and English words (`OK`,
+  // `XXI`, `copy`) wholly in letters that happen to be look-alikes.
+  return present === 1 && word.length >= 2 && allLookAlike && script === LATIN && counts[LATIN]! === 0;
+}
+
+const HAS_LATIN = /[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]/;
+const HAS_CYRILLIC_OR_GREEK = /[\u0370-\u052F\u1F00-\u1FFF]/;
+
+/**
+ * Counts the text's words and its spoofed words, with the first few as examples. A text without
+ * both Latin and Cyrillic/Greek letters has no spoofed word: it is not scanned word by word (its
+ * `words` is then 0, as nothing needs it).
+ */
+export function countHomoglyphWords(text: string): HomoglyphCount {
+  if (!HAS_CYRILLIC_OR_GREEK.test(text) || !HAS_LATIN.test(text)) return { words: 0, spoofed: 0, examples: [] };
+  const script = textScript(text);
+  const counts = new Int32Array(4);
+  let words = 0;
+  let spoofed = 0;
+  const examples: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    words++;
+    const word = match[0];
+    if (!isSpoofed(word, counts, script)) continue;
+    spoofed++;
+    if (examples.length < MAX_EXAMPLES && !examples.includes(word)) examples.push(word);
+  }
+  return { words, spoofed, examples };
+}
+
+/** The `homoglyph` flag of a raw text, or null. */
+export function homoglyphFlag(text: string, options: CascadeOptions['homoglyph']): HomoglyphFlag | null {
+  const { words, spoofed, examples } = countHomoglyphWords(text);
+  if (spoofed === 0 || spoofed < options.minWords) return null;
+  const share = spoofed / words;
+  if (share < options.minShare) return null;
+  return { kind: 'homoglyph', words: spoofed, share, examples };
+}

@@ -1,0 +1,113 @@
+import { DecisionTreeClassifier } from 'ml-cart';
+import { describe, expect, it } from 'vitest';
+import { evaluateTree, treeFromMlCart } from '../../src/cascade/decision-tree.js';
+import { GENERATED_FEATURE_NAMES, generatedFeatures } from '../../src/cascade/generated-features.js';
+import { GENERATED_MODEL, generatedFlag, parseGeneratedModel } from '../../src/cascade/generated-flag.js';
+import { generateText, GENERATOR_NAMES, shuffleOwnSentences, trainMarkov, markovText } from '../../src/cascade/text-generators.js';
+import { CascadeModelError } from '../../src/errors.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+import { devTexts } from './dev-texts.js';
+
+const options = { enabled: true, minWords: 120, minScore: 0.8 };
+
+describe('generated features', () => {
+  it('gives one value per feature name, the method\'s ones as defined', () => {
+    const text = 'Here we are. There they went, then they came back here.\n\nWhy? Because it rained there.';
+    const { values, words } = generatedFeatures(text, 'eng');
+    expect(values).toHaveLength(GENERATED_FEATURE_NAMES.length);
+    expect(words).toBe(16);
+    const f = Object.fromEntries(GENERATED_FEATURE_NAMES.map((n, i) => [n, values[i]!]));
+    expect(f.maxSentenceWords).toBe(8);
+    expect(f.pronounShare).toBeCloseTo(4 / 16); // we they they it
+    // Adverb shares per sentence: 1/3 (here), 3/8 (there then here), 1/1 (why), 1/4 (there).
+    const shares = [1 / 3, 3 / 8, 1, 1 / 4];
+    const m = shares.reduce((a, b) => a + b) / 4;
+    expect(f.pronominalAdverbVariance).toBeCloseTo(shares.reduce((a, s) => a + (s - m) ** 2, 0) / 4);
+  });
+
+  it('sees shuffled sentences as less cohesive than the original', () => {
+    const random = seededRandom(3);
+    const at = GENERATED_FEATURE_NAMES.indexOf('cohesionRatio');
+    let lower = 0;
+    for (const t of devTexts) {
+      if (generatedFeatures(shuffleOwnSentences(t.text, random), 'eng').values[at]! < generatedFeatures(t.text, 'eng').values[at]!) lower++;
+    }
+    expect(lower).toBeGreaterThanOrEqual(7);
+  });
+});
+
+describe('text generators', () => {
+  it('are deterministic for a seed and reach the asked length', () => {
+    const others = devTexts.slice(1).map((t) => t.text);
+    for (const name of GENERATOR_NAMES) {
+      const a = generateText(name, others, 200, seededRandom(5));
+      expect(generateText(name, others, 200, seededRandom(5))).toBe(a);
+      expect(a.split(/\s+/).length).toBeGreaterThanOrEqual(200);
+    }
+  });
+
+  it('an order-2 chain only emits token pairs it saw', () => {
+    const chain = trainMarkov([devTexts[0]!.text], 2);
+    const out = markovText(chain, 150, seededRandom(2)).split(/\s+/);
+    const seen = new Set(devTexts[0]!.text.split(/\s+/).flatMap((w, i, all) => (i > 0 ? [`${all[i - 1]} ${w}`] : [])));
+    const pairs = out.slice(1).map((w, i) => `${out[i]} ${w}`);
+    // Pairs across generated sentence boundaries and cut sentences are the exception.
+    expect(pairs.filter((p) => seen.has(p)).length / pairs.length).toBeGreaterThan(0.8);
+  });
+});
+
+describe('generated decision tree', () => {
+  it('evaluates like ml-cart', () => {
+    const random = seededRandom(9);
+    const x = Array.from({ length: 200 }, () => [random(), random(), random()]);
+    const y = x.map(([a, b, c]) => (a! + 0.5 * b! > 0.8 || c! > 0.9 ? 1 : 0));
+    const classifier = new DecisionTreeClassifier({ gainFunction: 'gini', maxDepth: 5, minNumSamples: 3 });
+    classifier.train(x, y);
+    const tree = treeFromMlCart((classifier.toJSON() as { root: Parameters<typeof treeFromMlCart>[0] }).root);
+    const probe = Array.from({ length: 300 }, () => [random(), random(), random()]);
+    const ours = probe.map((v) => (evaluateTree(tree, v, ['a', 'b', 'c']).score > 0.5 ? 1 : 0));
+    expect(ours).toEqual(classifier.predict(probe));
+  });
+
+  it('refuses a model made for other features', () => {
+    expect(() => parseGeneratedModel({ features: ['x'], languages: ['eng'], trees: [{ positive: 0, samples: 1 }] })).toThrow(CascadeModelError);
+  });
+
+  it('the committed tree leaves the fixture texts alone and flags generated ones', () => {
+    for (const t of devTexts) expect(generatedFlag(t.text, 'eng', options)).toBeNull();
+    const random = seededRandom(11);
+    let flagged = 0;
+    let total = 0;
+    for (const [i, t] of devTexts.entries()) {
+      const others = devTexts.filter((_, j) => j !== i).map((o) => o.text);
+      for (const name of GENERATOR_NAMES) {
+        total++;
+        const flag = generatedFlag(generateText(name, others, t.text.split(/\s+/).length, random), 'eng', options);
+        if (flag !== null) {
+          flagged++;
+          expect(flag.path.length).toBeGreaterThan(0);
+          expect(Object.keys(flag.features)).toEqual([...GENERATED_MODEL.features]);
+        }
+      }
+    }
+    // Generators fed only nine other texts copy long runs of them; the held-out figures are in the model file.
+    expect(flagged / total).toBeGreaterThan(0.6);
+  });
+
+  it('does not judge short texts or untrained languages', () => {
+    expect(generatedFlag('Too short to judge.', 'eng', options)).toBeNull();
+    expect(generatedFlag(devTexts[0]!.text, 'kor', options)).toBeNull();
+  });
+});
+
+describe('feature window', () => {
+  it('keeps short texts whole and cuts long ones after a sentence end', async () => {
+    const { featureWindow, FEATURE_WINDOW } = await import('../../src/cascade/generated-features.js');
+    expect(featureWindow('Short text.')).toBe('Short text.');
+    const long = 'A sentence that goes on for a while. '.repeat(200);
+    const cut = featureWindow(long);
+    expect(cut.length).toBeLessThanOrEqual(FEATURE_WINDOW);
+    expect(cut.endsWith('while.')).toBe(true);
+    expect(featureWindow('x'.repeat(FEATURE_WINDOW * 2))).toHaveLength(FEATURE_WINDOW);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { countHomoglyphWords, homoglyphFlag } from '../../src/cascade/homoglyph-words.js';
+
+const options = { enabled: true, minWords: 2, minShare: 0 };
+
+describe('homoglyph stage', () => {
+  it('finds Cyrillic look-alikes inside English words', () => {
+    // "pаper" and "cоde" carry Cyrillic а and о.
+    const flag = homoglyphFlag('The p\u0430per explains the c\u043Ede and the plan.', options);
+    expect(flag).toEqual({ kind: 'homoglyph', words: 2, share: 2 / 8, examples: ['p\u0430per', 'c\u043Ede'] });
+  });
+
+  it('finds Latin look-alikes inside Russian words and whole words in look-alikes', () => {
+    // "сoбака" has a Latin o; "рор" is all Cyrillic look-alikes in an English text.
+    expect(countHomoglyphWords('Эта с\u006Fбака бежит домой').spoofed).toBe(1);
+    expect(countHomoglyphWords('We heard \u0440\u043E\u0440 music all night long').spoofed).toBe(1);
+  });
+
+  it('leaves natural texts alone', () => {
+    for (const text of [
+      'A plain English sentence with nothing odd in it.',
+      'Обычный русский текст без подмен, и слово iPhone рядом.',
+      'Particles of 3\u03BCm were found; \u03B1-helix and \u03B2-sheet structures.',
+      'В Москве а и о с у — однобуквенные слова; OK и XXI век.',
+    ]) {
+      expect(homoglyphFlag(text, options)).toBeNull();
+    }
+  });
+
+  it('honours minWords and minShare', () => {
+    const text = 'The p\u0430per explains the c\u043Ede and the plan.';
+    expect(homoglyphFlag(text, { ...options, minWords: 3 })).toBeNull();
+    expect(homoglyphFlag(text, { ...options, minShare: 0.5 })).toBeNull();
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { bottomK, shingleHashes, sketchJaccard } from '../../src/cascade/shingle-sketch.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+
+describe('bottom-k sketches', () => {
+  it('estimate Jaccard similarity within a few points', () => {
+    const random = seededRandom(4);
+    const a: number[] = [];
+    const b: number[] = [];
+    // 2,000 shared values, 1,000 only in a, 1,000 only in b: Jaccard 0.5.
+    for (let i = 0; i < 4000; i++) {
+      const v = Math.floor(random() * 2 ** 32);
+      if (i < 2000) a.push(v), b.push(v);
+      else if (i < 3000) a.push(v);
+      else b.push(v);
+    }
+    const estimate = sketchJaccard(bottomK(Uint32Array.from(a), 256), bottomK(Uint32Array.from(b), 256), 256);
+    expect(estimate).toBeGreaterThan(0.42);
+    expect(estimate).toBeLessThan(0.58);
+  });
+
+  it('gives 1 for equal sets and 0 for an empty one', () => {
+    const s = bottomK(shingleHashes('a b c d e f g h'.split(' '), 3), 64);
+    expect(sketchJaccard(s, s, 64)).toBe(1);
+    expect(sketchJaccard(s, new Uint32Array(0), 64)).toBe(0);
+  });
+
+  it('shingles equal runs equally and a short list as one run', () => {
+    const h = shingleHashes(['x', 'y', 'z', 'x', 'y', 'z'], 3);
+    expect(h).toHaveLength(4);
+    expect(h[0]).toBe(h[3]);
+    expect(shingleHashes(['x', 'y'], 3)).toHaveLength(1);
+  });
+});
