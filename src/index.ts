@@ -36,7 +36,7 @@ export type { HomoglyphClass } from './text/homoglyph-table.js';
 export { tokenize, tokenizeParagraphs } from './text/tokenize.js';
 export { tokenTable, tokenString } from './text/token-table.js';
 export type { TokenTable } from './text/token-table.js';
-export { detectLanguage, francMin } from './text/detect-language.js';
+export { detectLanguage, detectTokenLanguage, francMin } from './text/detect-language.js';
 export type { DetectLanguageOptions } from './text/detect-language.js';
 export { removeStopWordsAndStem, removeStopWordsAndStemParagraphs } from './text/remove-stop-words-and-stem.js';
 export type { StemOptions } from './text/remove-stop-words-and-stem.js';

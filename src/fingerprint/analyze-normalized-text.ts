@@ -8,7 +8,7 @@
  * detectLanguage, removeStopWordsAndStemParagraphs, paragraphShingles, hash64, simhashFeatures,
  * textHash — bit for bit (test/fingerprint/golden-analyses.test.ts pins them on the dev pages).
  */
-import { detectLanguage } from '../text/detect-language.js';
+import { detectTokenLanguage } from '../text/detect-language.js';
 import { stopWordSpansFor } from '../text/language-resources.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
@@ -18,6 +18,22 @@ import { murmurFeatureHashes, rabinFeatureHashes } from './fingerprint-words.js'
 import { murmurWordInto } from './murmur-hash.js';
 import { simhashFromHashes } from './simhash.js';
 import { textHashOfIds } from './text-hash.js';
+
+/** Enough leading tokens, as strings, for the language sample (languageSample reads ≤ 256 characters). */
+function leadingTokens(normalized: string, ids: Int32Array, count: number, spans: Int32Array): string[] {
+  const out: string[] = [];
+  let chars = 0;
+  for (let k = 0; k < count && chars < LANGUAGE_SAMPLE_CHARS; k++) {
+    const id = ids[k]!;
+    const token = normalized.slice(spans[id * 3]!, spans[id * 3 + 1]!);
+    out.push(token);
+    chars += token.length + 1;
+  }
+  return out;
+}
+
+/** detectTokenLanguage's default sample length. */
+const LANGUAGE_SAMPLE_CHARS = 256;
 
 /**
  * Analysis of text already normalised (normalizeText). Parameters are trusted (analyzeText
@@ -51,7 +67,7 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
   // Each distinct token's word hash: the text hash is made of them.
   for (let id = 0; id < distinct; id++) murmurWordInto(normalized, spans[id * 3]!, spans[id * 3 + 1]!, tokenA, tokenB, id);
   const textHash = textHashOfIds(ids, count, tokenA, tokenB);
-  const language = count === 0 ? 'und' : detectLanguage(normalized);
+  const language = count === 0 ? 'und' : detectTokenLanguage(leadingTokens(normalized, ids, count, spans));
 
   // Stop words and stems, once per distinct token.
   const stopWords = stopWordSpansFor(language);

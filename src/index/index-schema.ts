@@ -121,9 +121,11 @@ export function assertSameParams(stored: FingerprintParams, wanted: FingerprintP
     (key) => `${key} ${JSON.stringify(stored[key])} (asked for ${JSON.stringify(wanted[key])})`,
   );
   if (differences.length > 0) {
-    throw new ParameterMismatchError(
-      `Index \`${path}\` was made with other fingerprint parameters: ${differences.join(', ')}; ` +
-        'use the same parameters or another --data directory',
-    );
+    // A normaliser change moves fingerprints: no parameter choice makes the old index usable again.
+    const remedy = stored.normalizerVersion !== wanted.normalizerVersion
+      ? `it was built by an older normaliser (v${stored.normalizerVersion}; this neardup uses v${wanted.normalizerVersion}), whose fingerprints cannot be compared with new ones: ` +
+        'rebuild it by running the crawl again, or `neardup dedup` over its corpus.jsonl (or your inputs), into a new --data directory'
+      : 'use the same parameters or another --data directory';
+    throw new ParameterMismatchError(`Index \`${path}\` was made with other fingerprint parameters: ${differences.join(', ')}; ${remedy}`);
   }
 }

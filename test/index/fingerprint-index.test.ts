@@ -293,6 +293,13 @@ describe('the database file', () => {
     expect(attempt).toThrow(new RegExp(`${name} `));
   });
 
+  it('an index built by another normaliser says how to rebuild it', () => {
+    open('old-normaliser.db').close();
+    opened = [];
+    const attempt = () => FingerprintIndex.open(join(temp.dir, 'old-normaliser.db'), { params: { ...K3, normalizerVersion: K3.normalizerVersion + 1 } });
+    expect(attempt).toThrow(/older normaliser \(v1; this neardup uses v2\).*rebuild it by running the crawl again, or `neardup dedup` over its corpus\.jsonl/);
+  });
+
   it('a second connection sees what the first added since it last looked', () => {
     const a = open('shared.db');
     const b = open('shared.db');
