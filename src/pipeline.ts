@@ -17,6 +17,7 @@ import { ValidationError as AnalysisValidationError, describeValue as describeAn
 import { extractHtml } from './extract/extract-page.js';
 import { analyzeNormalizedText } from './fingerprint/analyze-normalized-text.js';
 import { assertHashName } from './fingerprint/hash64.js';
+import { MAX_SKETCH_SIZE } from './fingerprint/shingle-sketch.js';
 import { normalizeText } from './text/normalize-text.js';
 import { NORMALIZER_VERSION } from './text/normalizer-version.js';
 import type { StemCache } from './text/stem-cache.js';
@@ -30,6 +31,12 @@ export interface AnalyzeOptions {
    * document's stems.
    */
   readonly stemCache?: StemCache | undefined;
+  /**
+   * Values of the feature-set sketch to add to the analysis (the second stage's); 0 for none. The
+   * page-level functions (analyzePage, …) take it from `config.verify` when this is not given.
+   * @default 0
+   */
+  readonly sketchSize?: number | undefined;
 }
 
 /** The fingerprint parameters of a config section, with this build's normaliser version. */
@@ -69,7 +76,11 @@ export function analyzeText(text: string, params: FingerprintParams, options: An
   assertAnalysisParams(params);
   // The stages composed one by one (tokenizeParagraphs, detectLanguage, removeStopWordsAndStemParagraphs,
   // fingerprintParagraphs, textHash) give the same values; this path does each distinct token's work once.
-  return analyzeNormalizedText(normalizeText(text), params, options.stemCache);
+  const sketchSize = options.sketchSize ?? 0;
+  if (!Number.isInteger(sketchSize) || sketchSize < 0 || sketchSize > MAX_SKETCH_SIZE) {
+    throw new AnalysisValidationError(`Expected \`sketchSize\` to be an integer 0–${MAX_SKETCH_SIZE}, got ${describeAnalysisValue(sketchSize)}`);
+  }
+  return analyzeNormalizedText(normalizeText(text), params, options.stemCache, sketchSize);
 }
 
 /** HTML in: the page's main text (src/extract/) and its analysis. */
@@ -148,7 +159,8 @@ function skippedPage(input: PageInput, reason: SkipReason, detail: string, page:
 /** Fingerprints a page's main text (extracted already, or given as text) and decides whether the index should judge it. */
 function analyzeExtracted(input: PageInput, page: ExtractedPage | null, text: string, title: string, config: Config, options: AnalyzeOptions): AnalyzedPage {
   if (text.trim() === '') return skippedPage(input, 'no-text', page === null ? 'empty text' : 'no main text found', page);
-  const analysis = analyzeText(text, fingerprintParamsFrom(config.fingerprint), options);
+  const sketchSize = options.sketchSize ?? (config.verify.enabled ? config.verify.sketchSize : 0);
+  const analysis = analyzeText(text, fingerprintParamsFrom(config.fingerprint), { ...options, sketchSize });
   const minTokens = config.fingerprint.minTokens;
   if (analysis.tokenCount < minTokens) {
     return { ...skippedPage(input, 'too-short', `${analysis.tokenCount} tokens, fewer than minTokens ${minTokens}`, page), text };

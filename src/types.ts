@@ -45,6 +45,11 @@ export interface TextAnalysis {
   readonly tokenCount: number;
   /** Features (shingles) hashed into the simhash. */
   readonly featureCount: number;
+  /**
+   * Bottom-k sketch of the feature set (shingle-sketch.ts), for the second stage; present when the
+   * analysis was asked for one (AnalyzeOptions.sketchSize).
+   */
+  readonly sketch?: Uint32Array;
 }
 
 // ---------------------------------------------------------------- extraction

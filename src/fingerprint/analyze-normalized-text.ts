@@ -16,6 +16,7 @@ import { tokenTable } from '../text/token-table.js';
 import type { FingerprintParams, TextAnalysis } from '../types.js';
 import { murmurFeatureHashes, rabinFeatureHashes } from './fingerprint-words.js';
 import { murmurWordInto } from './murmur-hash.js';
+import { shingleSketch } from './shingle-sketch.js';
 import { simhashFromHashes } from './simhash.js';
 import { textHashOfIds } from './text-hash.js';
 
@@ -37,9 +38,10 @@ const LANGUAGE_SAMPLE_CHARS = 256;
 
 /**
  * Analysis of text already normalised (normalizeText). Parameters are trusted (analyzeText
- * validates them). `stemCache`: stems kept across calls (see StemCache).
+ * validates them). `stemCache`: stems kept across calls (see StemCache). `sketchSize` > 0 adds the
+ * bottom-k sketch of the features (shingle-sketch.ts) for the second stage.
  */
-export function analyzeNormalizedText(normalized: string, params: FingerprintParams, stemCache?: StemCache): TextAnalysis {
+export function analyzeNormalizedText(normalized: string, params: FingerprintParams, stemCache?: StemCache, sketchSize = 0): TextAnalysis {
   const table = tokenTable(normalized);
   const { count, ids, distinct, spans, paragraphCount, paragraphEnds } = table;
 
@@ -129,5 +131,6 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
     ? rabinFeatureHashes(lengths, paragraphCount, params.shingleSize, words, featureHi, featureLo)
     : murmurFeatureHashes(lengths, paragraphCount, params.shingleSize, wordA, wordB, featureHi, featureLo);
   const fingerprint = simhashFromHashes(featureHi, featureLo, features, params.weighting);
-  return { fingerprint, textHash, language, tokenCount: count, featureCount: features };
+  const analysis: TextAnalysis = { fingerprint, textHash, language, tokenCount: count, featureCount: features };
+  return sketchSize > 0 ? { ...analysis, sketch: shingleSketch(featureHi, featureLo, features, sketchSize) } : analysis;
 }

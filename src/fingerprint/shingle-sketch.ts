@@ -70,3 +70,23 @@ export function sketchFromBytes(bytes: Uint8Array): Uint32Array {
   for (let i = 0; i < out.length; i++) out[i] = view.getUint32(i * 4, true);
   return out;
 }
+
+/**
+ * Whether two sketches share one of their `keys` smallest values: the second stage's candidate rule
+ * (a document is filed under its `keys` smallest sketch values and looked up by them). Two sets with
+ * Jaccard J share their single smallest value with probability J; with 8 keys, every dev-pair
+ * positive with J ≥ 0.5 shared one (scripts/measure-second-stage.ts), while two unrelated
+ * documents share one with probability ~keys² / 2³².
+ */
+export function sharesCandidateKey(a: Uint32Array, b: Uint32Array, keys: number): boolean {
+  const na = Math.min(keys, a.length);
+  const nb = Math.min(keys, b.length);
+  let i = 0;
+  let j = 0;
+  while (i < na && j < nb) {
+    if (a[i] === b[j]) return true;
+    if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return false;
+}

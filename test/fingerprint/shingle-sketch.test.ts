@@ -3,6 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { MAX_SKETCH_SIZE, shingleSketch, sketchFromBytes, sketchToBytes, sketchValue } from '../../src/fingerprint/shingle-sketch.js';
 import { sketchSimilarity } from '../../src/fingerprint/sketch-similarity.js';
 import { verifySimilar, type VerifyThresholds } from '../../src/fingerprint/verify-similar.js';
+import { defaultConfig } from '../../src/config.js';
+import { hashFeatures } from '../../src/fingerprint/fingerprint-words.js';
+import { analyzePage, analyzeText, fingerprintParamsFrom } from '../../src/pipeline.js';
+import { detectTokenLanguage } from '../../src/text/detect-language.js';
+import { normalizeText } from '../../src/text/normalize-text.js';
+import { removeStopWordsAndStemParagraphs } from '../../src/text/remove-stop-words-and-stem.js';
+import { tokenizeParagraphs } from '../../src/text/tokenize.js';
 
 /** Feature hashes of features numbered by `ids` (distinct ids, distinct hashes). */
 function features(ids: readonly number[]): { hi: Uint32Array; lo: Uint32Array } {
@@ -98,5 +105,26 @@ describe('verifySimilar', () => {
 
   it('a containment threshold above 1 turns containment off', () => {
     expect(verifySimilar(8, article, sketchOf(range(0, 4000), 64), { ...t, containment: 1.01 }).similar).toBe(false);
+  });
+});
+
+describe('the analysis sketch', () => {
+  const text = 'The harbour bridge reopened to traffic on Tuesday morning, three months after engineers closed it.\n\n' +
+    'Commuters who had faced detours of up to forty minutes welcomed the news, although the city warned that a weight limit stays.';
+  const params = fingerprintParamsFrom(defaultConfig().fingerprint);
+
+  it('is the sketch of the reference stages\' features, and absent unless asked for', () => {
+    const paragraphs = tokenizeParagraphs(normalizeText(text));
+    const words = removeStopWordsAndStemParagraphs(paragraphs, detectTokenLanguage(paragraphs.flat()));
+    const { hi, lo } = hashFeatures(words, params.shingleSize, params.hash);
+    expect(analyzeText(text, params, { sketchSize: 16 }).sketch).toEqual(shingleSketch(hi, lo, hi.length, 16));
+    expect(analyzeText(text, params).sketch).toBeUndefined();
+    expect(() => analyzeText(text, params, { sketchSize: 2000 })).toThrow(/Expected `sketchSize` to be an integer 0–1024, got 2000/);
+  });
+
+  it('page analysis takes the size from config.verify, none when the second stage is off', () => {
+    const config = defaultConfig();
+    expect(analyzePage({ url: 'u', text }, config).analysis?.sketch?.length).toBeGreaterThan(0);
+    expect(analyzePage({ url: 'u', text }, { ...config, verify: { ...config.verify, enabled: false } }).analysis?.sketch).toBeUndefined();
   });
 });
