@@ -318,5 +318,21 @@ export function detectTokenLanguage(tokens: ArrayLike<string>, options: DetectLa
  * its characters: extra spaces or commas do not change the answer.
  */
 export function detectLanguage(text: string, options: DetectLanguageOptions = {}): string {
-  return detectTokenLanguage(tokenize(text), options);
+  return detectTokenLanguage(leadingTokensOf(text, options.maxChars ?? 256), options);
+}
+
+/**
+ * Enough of the text's first tokens for languageSample(…, maxChars): tokenises growing prefixes
+ * rather than the whole text (a prefix's last token may be cut, so it is dropped unless the prefix
+ * is the whole text).
+ */
+function leadingTokensOf(text: string, maxChars: number): string[] {
+  for (let length = 4 * maxChars + 64; ; length *= 4) {
+    if (length >= text.length) return tokenize(text);
+    const tokens = tokenize(text.slice(0, length));
+    tokens.pop();
+    let chars = 0;
+    for (const token of tokens) chars += token.length + 1;
+    if (chars > maxChars) return tokens;
+  }
 }
