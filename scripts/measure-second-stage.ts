@@ -11,6 +11,9 @@
  *    the sketches' smallest values), by kind.
  * 3. The decision: for each K and sketch size, the Jaccard / containment thresholds, recall and the
  *    margin to the closest negative, per kind.
+ * 4. A grid over sketch size, candidate keys, K and thresholds: the most recall with no negative merged.
+ * 5. Lookup cost at 1M random documents: the k = 3 block table, 65-probe multi-probing of it, and
+ *    the sketch-key table (µs and candidates per lookup, bytes per document).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -32,6 +35,11 @@ import { removeStopWordsAndStemParagraphs } from '../src/text/remove-stop-words-
 import { StemCache } from '../src/text/stem-cache.js';
 import { tokenizeParagraphs } from '../src/text/tokenize.js';
 import type { Fingerprint } from '../src/types.js';
+import { blockLayout } from '../src/index/block-layout.js';
+import { IdList } from '../src/index/candidate-table.js';
+import { PairedBlockTable } from '../src/index/paired-block-table.js';
+import { SketchKeyTable } from '../src/index/sketch-key-table.js';
+import { seededRandom } from './seeded-random.js';
 
 const { values: flags } = parseArgs({ options: { pairs: { type: 'string', default: '/tmp/neardup-pairs/pairs.tsv' } } });
 const pairsFile = resolve(flags.pairs);
@@ -153,10 +161,11 @@ for (const [bins, bits] of [[64, 8], [128, 8], [256, 8], [64, 16], [128, 16], [6
 function shareBlock(a: Fingerprint, b: Fingerprint): boolean {
   return (a.hi >>> 16) === (b.hi >>> 16) || (a.hi & 0xffff) === (b.hi & 0xffff) || (a.lo >>> 16) === (b.lo >>> 16) || (a.lo & 0xffff) === (b.lo & 0xffff);
 }
-/** Sharing one of the `m` smallest sketch values (m key tables). */
-function shareMin(a: Uint32Array, b: Uint32Array, m: number): boolean {
-  for (let i = 0; i < Math.min(m, a.length); i++) for (let j = 0; j < Math.min(m, b.length); j++) if (a[i] === b[j]) return true;
-  return false;
+/** Sharing at least `need` of the `m` smallest sketch values (m key tables). */
+function shareMin(a: Uint32Array, b: Uint32Array, m: number, need = 1): boolean {
+  let shared = 0;
+  for (let i = 0; i < Math.min(m, a.length); i++) for (let j = 0; j < Math.min(m, b.length); j++) if (a[i] === b[j]) shared++;
+  return shared >= need;
 }
 const kinds = [...new Set(measured.map((m) => `${m.kind ?? ''}\t${m.duplicate ? 1 : 0}`))].sort();
 const sketch64 = new Map<Doc, Uint32Array>(docList.map((d) => [d, shingleSketch(d.hi, d.lo, d.hi.length, 64)]));
@@ -172,6 +181,8 @@ const schemes: [string, (m: (typeof measured)[number]) => boolean][] = [
   ['sketch 2 smallest (2 tables)', (m) => shareMin(sketch64.get(m.docA)!, sketch64.get(m.docB)!, 2)],
   ['sketch 4 smallest (4 tables)', (m) => shareMin(sketch64.get(m.docA)!, sketch64.get(m.docB)!, 4)],
   ['sketch 8 smallest (8 tables)', (m) => shareMin(sketch64.get(m.docA)!, sketch64.get(m.docB)!, 8)],
+  ['sketch 8 smallest, 2 shared',  (m) => shareMin(sketch64.get(m.docA)!, sketch64.get(m.docB)!, 8, 2)],
+  ['sketch 16 smallest, 2 shared',  (m) => shareMin(sketch64.get(m.docA)!, sketch64.get(m.docB)!, 16, 2)],
   ['sketch 4 smallest or exact block', (m) => shareMin(sketch64.get(m.docA)!, sketch64.get(m.docB)!, 4) || (m.distance !== null && shareBlock(m.docA.fingerprint!, m.docB.fingerprint!))],
 ];
 process.stdout.write(`${'scheme'.padEnd(38)}${kinds.map((k) => k.split('\t')[0]!.slice(0, 11).padStart(12)).join('')}\n`);
@@ -204,13 +215,13 @@ for (const size of [32, 64, 128]) {
 }
 
 // ------------------------------------------------------------------ 4. threshold grid
-process.stdout.write('\n4. grid: near (d<=3) or [shares one of the m smallest sketch values and verifySimilar]; best = most recall with no negative merged, then widest margin\n');
+process.stdout.write('\n4. grid: near (d<=3) or [shares 2 of the m smallest sketch values and verifySimilar]; best = most recall with no negative merged, then widest margin\n');
 interface GridRow { size: number; m: number; K: number; tJ: number; tC: number; minS: number; tp: number; fp: number; margin: number }
 const rowsOut: GridRow[] = [];
 for (const size of [32, 64, 128]) {
   const sk = new Map<Doc, Uint32Array>(docList.map((d) => [d, shingleSketch(d.hi, d.lo, d.hi.length, size)]));
   for (const m of [4, 8]) {
-    const est = measured.map((x) => ({ x, a: sk.get(x.docA)!, b: sk.get(x.docB)!, cand: shareMin(sk.get(x.docA)!, sk.get(x.docB)!, m) }));
+    const est = measured.map((x) => ({ x, a: sk.get(x.docA)!, b: sk.get(x.docB)!, cand: shareMin(sk.get(x.docA)!, sk.get(x.docB)!, m, 2) }));
     for (const K of [12, 16, 20, 24, 64]) for (const minS of [16, 32]) for (const tC of [0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 2]) for (const tJ of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]) {
       let tp = 0;
       let fp = 0;
@@ -239,4 +250,47 @@ process.stdout.write('\nsize 64, m=8: best per K (no negative merged)\n');
 for (const K of [12, 16, 20, 24, 64]) {
   const best = rowsOut.filter((r) => r.size === 64 && r.m === 8 && r.K === K && r.fp === 0).sort((x, y) => y.tp - x.tp || y.margin - x.margin)[0]!;
   process.stdout.write(`K=${K}: J>=${best.tJ} C>=${best.tC} (samples>=${best.minS}): recall ${(best.tp / positivesTotal).toFixed(3)}, margin ${best.margin.toFixed(3)}\n`);
+}
+
+// ------------------------------------------------------------------ 5. lookup cost at N documents
+{
+  const N = 1_000_000;
+  const lookups = 20_000;
+  const rand = seededRandom(5);
+  const u32 = () => Math.floor(rand() * 2 ** 32) >>> 0;
+  const blocks = new PairedBlockTable(blockLayout(3));
+  const keysTable = new SketchKeyTable({ keys: 8 });
+  const his = new Uint32Array(N);
+  const los = new Uint32Array(N);
+  for (let id = 1; id <= N; id++) {
+    his[id - 1] = u32();
+    los[id - 1] = u32();
+    blocks.add(id, his[id - 1]!, los[id - 1]!);
+    keysTable.add(id, Uint32Array.from({ length: 64 }, u32).sort());
+  }
+  const out = new IdList();
+  const queries = Array.from({ length: lookups }, () => ({ hi: u32(), lo: u32(), sketch: Uint32Array.from({ length: 64 }, u32).sort() }));
+  let found = 0;
+  const tBlocks = timeIt(() => { for (const q of queries) { out.clear(); blocks.candidates(q.hi, q.lo, out); found += out.count; } });
+  const foundBlocks = found;
+  found = 0;
+  const tProbe = timeIt(() => {
+    for (const q of queries.slice(0, lookups / 10)) {
+      out.clear();
+      blocks.candidates(q.hi, q.lo, out);
+      for (let bit = 0; bit < 64; bit++) blocks.candidates(bit < 32 ? (q.hi ^ (1 << bit)) >>> 0 : q.hi, bit < 32 ? q.lo : (q.lo ^ (1 << (bit - 32))) >>> 0, out);
+      found += out.count;
+    }
+  }) * 10;
+  const foundProbe = found * 10;
+  found = 0;
+  const tKeys = timeIt(() => { for (const q of queries) { out.clear(); keysTable.candidates(q.sketch, out); found += out.count; } });
+  const foundKeys1 = found;
+  found = 0;
+  const tKeys2 = timeIt(() => { for (const q of queries) { out.clear(); keysTable.candidates(q.sketch, out, 2); found += out.count; } });
+  process.stdout.write(`\n5. lookup cost at N=${N} random documents (${lookups} lookups; in-memory tables only)\n`);
+  process.stdout.write(`   k=3 block table:              ${(tBlocks * 1000 / lookups).toFixed(2)} µs/lookup, ${(foundBlocks / lookups).toFixed(3)} candidates/lookup\n`);
+  process.stdout.write(`   multi-probe r=1 (65 lookups): ${(tProbe * 1000 / lookups).toFixed(2)} µs/lookup, ${(foundProbe / lookups).toFixed(3)} candidates/lookup\n`);
+  process.stdout.write(`   8 sketch keys, 1 shared:      ${(tKeys * 1000 / lookups).toFixed(2)} µs/lookup, ${(foundKeys1 / lookups).toFixed(3)} candidates/lookup\n`);
+  process.stdout.write(`   8 sketch keys, 2 shared:      ${(tKeys2 * 1000 / lookups).toFixed(2)} µs/lookup, ${(found / lookups).toFixed(3)} candidates/lookup; table ${(keysTable.byteLength / N).toFixed(0)} bytes/document\n`);
 }

@@ -36,13 +36,17 @@ export const configSchema = z.object({
     sketchSize: int(8, 1024),
     /** The m smallest sketch values each document is looked up and filed under (candidate keys). */
     candidateKeys: int(1, 32),
+    /** Keys a candidate must share (2: unrelated pages meet on one small sketch value now and then, copies on most). */
+    minSharedKeys: int(1, 32),
     /** Accept at or above this Jaccard estimate (dev negatives ≤ 0.45; edited copies ≥ 0.6). */
     jaccard: z.number().min(0).max(1),
     /** Accept at or above this containment estimate (excerpts, appended boilerplate: 1.0; dev negatives ≤ 0.83); above 1: off. */
     containment: z.number().min(0).max(2),
     /** Sketch values a containment estimate must rest on (a six-shingle page is "contained" everywhere). */
     minContainmentSamples: int(1, 1024),
-  }).strict().refine((v) => v.candidateKeys <= v.sketchSize, { message: 'at most `verify.sketchSize`', path: ['candidateKeys'] }),
+  }).strict()
+    .refine((v) => v.candidateKeys <= v.sketchSize, { message: 'at most `verify.sketchSize`', path: ['candidateKeys'] })
+    .refine((v) => v.minSharedKeys <= v.candidateKeys, { message: 'at most `verify.candidateKeys`', path: ['minSharedKeys'] }),
   crawl: z.object({
     maxPages: int(1, 100_000_000),
     maxDepth: int(0, 10_000),

@@ -124,7 +124,7 @@ export function pairDecision(a: Measured, b: Measured, k: number, verify: Config
   if (a.textHash !== null && a.textHash === b.textHash) return { decision: 'exact', ...none };
   const distance = hammingDistance(a.fingerprint, b.fingerprint);
   if (distance <= k) return { decision: 'near', ...none };
-  if (!verify.enabled || a.sketch === null || b.sketch === null || !sharesCandidateKey(a.sketch, b.sketch, verify.candidateKeys)) return { decision: null, ...none };
+  if (!verify.enabled || a.sketch === null || b.sketch === null || !sharesCandidateKey(a.sketch, b.sketch, verify.candidateKeys, verify.minSharedKeys)) return { decision: null, ...none };
   const outcome = verifySimilar(distance, a.sketch, b.sketch, verify);
   return { decision: outcome.similar ? 'similar' : null, jaccard: outcome.jaccard, containment: outcome.containment };
 }

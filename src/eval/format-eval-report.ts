@@ -21,7 +21,7 @@ export function formatEvalReport(report: EvalReport): string {
   const d = report.decisions;
   const v = report.verify;
   out.push(d.verify
-    ? `decisions (exact, near at k=${report.configuredK}, similar: K=${v.maxDistance}, sketch ${v.sketchSize}, ${v.candidateKeys} keys, J >= ${v.jaccard}, C >= ${v.containment} on >= ${v.minContainmentSamples} values):`
+    ? `decisions (exact, near at k=${report.configuredK}, similar: K=${v.maxDistance}, sketch ${v.sketchSize}, ${v.minSharedKeys} of ${v.candidateKeys} keys, J >= ${v.jaccard}, C >= ${v.containment} on >= ${v.minContainmentSamples} values):`
     : `decisions (exact, near at k=${report.configuredK}; verify off):`);
   out.push(`  precision ${num(d.precision)}  recall ${num(d.recall)}  F1 ${d.f1.toFixed(3)}  tp ${d.tp}  fp ${d.fp}  fn ${d.fn}  tn ${d.tn}  similar ${d.similar}`);
   if (report.byKind.length > 1 || report.byKind.some((k) => k.kind !== 'duplicate' && k.kind !== 'distinct')) {

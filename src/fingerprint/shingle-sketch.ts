@@ -72,21 +72,30 @@ export function sketchFromBytes(bytes: Uint8Array): Uint32Array {
 }
 
 /**
- * Whether two sketches share one of their `keys` smallest values: the second stage's candidate rule
- * (a document is filed under its `keys` smallest sketch values and looked up by them). Two sets with
- * Jaccard J share their single smallest value with probability J; with 8 keys, every dev-pair
- * positive with J ≥ 0.5 shared one (scripts/measure-second-stage.ts), while two unrelated
- * documents share one with probability ~keys² / 2³².
+ * Whether two sketches share at least `minShared` of their `keys` smallest values (fewer when a
+ * sketch is shorter): the second stage's candidate rule (a document is filed under its `keys`
+ * smallest sketch values and looked up by them, see SketchKeyTable). Two sets with Jaccard J share
+ * their single smallest value with probability J; with 8 keys and 2 shared, every dev-pair positive
+ * with J ≥ 0.5 met its original (scripts/measure-second-stage.ts), while unrelated documents, which
+ * meet on one small value now and then, hardly ever meet on two.
  */
-export function sharesCandidateKey(a: Uint32Array, b: Uint32Array, keys: number): boolean {
+export function sharesCandidateKey(a: Uint32Array, b: Uint32Array, keys: number, minShared = 1): boolean {
   const na = Math.min(keys, a.length);
   const nb = Math.min(keys, b.length);
+  const need = Math.max(1, Math.min(minShared, na, nb));
+  let shared = 0;
   let i = 0;
   let j = 0;
   while (i < na && j < nb) {
-    if (a[i] === b[j]) return true;
-    if (a[i]! < b[j]!) i++;
-    else j++;
+    if (a[i] === b[j]) {
+      if (++shared >= need) return true;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) {
+      i++;
+    } else {
+      j++;
+    }
   }
   return false;
 }

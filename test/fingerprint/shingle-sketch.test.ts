@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_SKETCH_SIZE, shingleSketch, sketchFromBytes, sketchToBytes, sketchValue } from '../../src/fingerprint/shingle-sketch.js';
+import { MAX_SKETCH_SIZE, sharesCandidateKey, shingleSketch, sketchFromBytes, sketchToBytes, sketchValue } from '../../src/fingerprint/shingle-sketch.js';
 import { sketchSimilarity } from '../../src/fingerprint/sketch-similarity.js';
 import { verifySimilar, type VerifyThresholds } from '../../src/fingerprint/verify-similar.js';
 import { defaultConfig } from '../../src/config.js';
@@ -126,5 +126,17 @@ describe('the analysis sketch', () => {
     const config = defaultConfig();
     expect(analyzePage({ url: 'u', text }, config).analysis?.sketch?.length).toBeGreaterThan(0);
     expect(analyzePage({ url: 'u', text }, { ...config, verify: { ...config.verify, enabled: false } }).analysis?.sketch).toBeUndefined();
+  });
+});
+
+describe('sharesCandidateKey', () => {
+  it('counts shared values among the first `keys` of each, needing at most as many as the shorter has', () => {
+    const s = (...v: number[]) => Uint32Array.from(v);
+    expect(sharesCandidateKey(s(1, 2, 3), s(2, 3, 9), 3, 2)).toBe(true);
+    expect(sharesCandidateKey(s(1, 2, 3), s(3, 9, 10), 3, 2)).toBe(false);
+    expect(sharesCandidateKey(s(1, 2, 3), s(3, 9, 10), 3, 1)).toBe(true);
+    expect(sharesCandidateKey(s(1, 2, 5), s(3, 4, 5), 2, 1)).toBe(false); // 5 is no one's first two
+    expect(sharesCandidateKey(s(7), s(1, 7, 9), 8, 2)).toBe(true);
+    expect(sharesCandidateKey(s(), s(1), 8, 2)).toBe(false);
   });
 });
