@@ -35,10 +35,10 @@ import { removeStopWordsAndStemParagraphs } from '../src/text/remove-stop-words-
 import { StemCache } from '../src/text/stem-cache.js';
 import { tokenizeParagraphs } from '../src/text/tokenize.js';
 import type { Fingerprint } from '../src/types.js';
-import { blockLayout } from '../src/index/block-layout.js';
-import { IdList } from '../src/index/candidate-table.js';
-import { PairedBlockTable } from '../src/index/paired-block-table.js';
-import { SketchKeyTable } from '../src/index/sketch-key-table.js';
+import { blockLayout } from '../src/fingerprint-index/block-layout.js';
+import { IdList } from '../src/fingerprint-index/id-list.js';
+import { PairedBlockTable } from '../src/fingerprint-index/paired-block-table.js';
+import { SketchKeyTable } from '../src/fingerprint-index/sketch-key-table.js';
 import { seededRandom } from './seeded-random.js';
 
 const { values: flags } = parseArgs({ options: { pairs: { type: 'string', default: '/tmp/neardup-pairs/pairs.tsv' } } });

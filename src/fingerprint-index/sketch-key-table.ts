@@ -16,7 +16,7 @@
  * the table is rebuilt from it on open and kept in step inside each write transaction. Entries live
  * in typed arrays (a chain per key, newest first); no object per document.
  */
-import type { IdList } from './candidate-table.js';
+import type { IdList } from './id-list.js';
 
 /** Options of a SketchKeyTable. */
 export interface SketchKeyTableOptions {

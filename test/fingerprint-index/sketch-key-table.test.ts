@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IdList } from '../../src/index/candidate-table.js';
-import { SketchKeyTable } from '../../src/index/sketch-key-table.js';
+import { IdList } from '../../src/fingerprint-index/id-list.js';
+import { SketchKeyTable } from '../../src/fingerprint-index/sketch-key-table.js';
 
 const sketch = (...values: number[]) => Uint32Array.from(values.sort((a, b) => a - b));
 function lookup(table: SketchKeyTable, s: Uint32Array): number[] {
