@@ -287,7 +287,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
       }
       const { decision } = committed;
       emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
-      const isDuplicate = decision.kind === 'exact' || decision.kind === 'near';
+      const isDuplicate = decision.kind === 'exact' || decision.kind === 'near' || decision.kind === 'similar';
       if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
       const links = await linksToFollow(page.links, depth + 1);
       // Added before the handler returns, so that a request marked handled always has its links queued.
