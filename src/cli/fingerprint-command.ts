@@ -65,7 +65,9 @@ export function readInput(path: string): string {
 export function analyzeInput(path: string, config: Config, html: boolean): TextAnalysis {
   const content = readInput(path);
   const params = fingerprintParamsFrom(config.fingerprint);
-  const analysis = html ? analyzeHtml(content, params).analysis : analyzeText(content, params);
+  // The sketch only when the second stage is on (compare reports its similarity).
+  const options = { sketchSize: config.verify.enabled ? config.verify.sketchSize : 0 };
+  const analysis = html ? analyzeHtml(content, params, undefined, options).analysis : analyzeText(content, params, options);
   if (analysis.fingerprint === null) {
     const what = path === '-' ? 'standard input' : `\`${path}\``;
     throw new NoFeaturesError(`${what} has no words to fingerprint${html ? ' (no main text found in the HTML)' : ''}`);

@@ -135,6 +135,7 @@ export function buildClusters(
   const distanceCounts: number[] = [];
   let exact = 0;
   let near = 0;
+  let similar = 0;
   for (const doc of rejected) {
     if (rejectedIndex.has(doc.id)) continue;
     rejectedIndex.set(doc.id, rejectedList.length);
@@ -142,6 +143,7 @@ export function buildClusters(
     matchedIds.add(doc.matchId);
     countHost(doc);
     if (doc.kind === 'exact') exact++;
+    else if (doc.kind === 'similar') similar++;
     else near++;
     const d = doc.kind === 'exact' ? 0 : doc.distance;
     if (Number.isInteger(d) && d >= 0 && d <= 64) {
@@ -286,6 +288,9 @@ export function buildClusters(
       } else if (doc.textHash === primaryDoc.textHash) {
         kind = 'exact';
         distance = 0;
+      } else if (!node.stored && (doc as RejectedDocument).kind === 'similar' && node.match === p) {
+        kind = 'similar';
+        distance = (doc as RejectedDocument).distance;
       } else {
         kind = 'near';
         const fp = fingerprintOf(i);
@@ -303,10 +308,14 @@ export function buildClusters(
         const r = doc as RejectedDocument;
         if (node.match >= 0) member.matchUrl = nodes[node.match]!.doc.url;
         member.matchDistance = r.kind === 'exact' ? 0 : r.distance;
+        if (r.kind === 'similar') {
+          member.similarity = r.similarity ?? 0;
+          member.containment = r.containment ?? 0;
+        }
       }
       return member;
     });
-    const rank = { primary: 0, exact: 1, near: 2 } as const;
+    const rank = { primary: 0, exact: 1, near: 2, similar: 3 } as const;
     clusterMembers.sort((a, b) =>
       rank[a.kind] - rank[b.kind] || a.distance - b.distance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
     // The primary's title, else the first member's that has one (the primary is first).
@@ -345,6 +354,7 @@ export function buildClusters(
     rejected: rejectedList.length,
     exact,
     near,
+    similar,
     skipped,
     skippedBy,
     clusters: clusters.length,
