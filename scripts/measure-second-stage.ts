@@ -28,7 +28,7 @@ import { shingleSketch, sketchValue } from '../src/fingerprint/shingle-sketch.js
 import { sketchSimilarity } from '../src/fingerprint/sketch-similarity.js';
 import { verifySimilar } from '../src/fingerprint/verify-similar.js';
 import { simhashFromHashes } from '../src/fingerprint/simhash.js';
-import { analyzePage } from '../src/pipeline.js';
+import { analyzePage } from '../src/analyze/analyze-page.js';
 import { detectTokenLanguage } from '../src/text/detect-language.js';
 import { normalizeText } from '../src/text/normalize-text.js';
 import { removeStopWordsAndStemParagraphs } from '../src/text/remove-stop-words-and-stem.js';

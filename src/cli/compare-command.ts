@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../errors.js';
 import { fingerprintToHex, hammingDistance } from '../fingerprint/fingerprint-codec.js';
-import { addFingerprintOptions, analyzeInput, configFrom, type FingerprintFlags } from './fingerprint-command.js';
+import { addFingerprintOptions, analyzeInputFile, configFrom, type FingerprintFlags } from './fingerprint-flags.js';
 import { pairDecision } from '../eval/evaluate-pairs.js';
 import { sketchSimilarity } from '../fingerprint/sketch-similarity.js';
 import { intFlag, verifyOption } from './shared.js';
@@ -27,8 +27,8 @@ export function registerCompare(program: Command): void {
       const base = configFrom(cmd, flags);
       const config = flags.verify === undefined ? base : { ...base, verify: { ...base.verify, enabled: flags.verify === 'on' } };
       const html = flags.html === true;
-      const left = analyzeInput(a, config, html);
-      const right = analyzeInput(b, config, html);
+      const left = analyzeInputFile(a, config, html);
+      const right = analyzeInputFile(b, config, html);
       const distance = hammingDistance(left.fingerprint!, right.fingerprint!);
       const threshold = config.fingerprint.distance;
       const measured = (x: typeof left) => ({ fingerprint: x.fingerprint, textHash: x.textHash, sketch: x.sketch ?? null });

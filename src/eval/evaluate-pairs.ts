@@ -3,7 +3,7 @@
  * (the same analysis batch dedup and the crawl use), then scores "duplicate when distance ≤ k"
  * for k = 0..maxK, overall and per pair kind, and the decisions the index makes with the configured
  * settings: exact, near (distance ≤ k) and, with `verify.enabled`, similar (the second stage: the
- * pair shares a candidate key and passes verifySimilar).
+ * pair shares candidate keys and passes verifySimilar).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -11,8 +11,9 @@ import { InputError } from '../errors.js';
 import { hammingDistance } from '../fingerprint/fingerprint-codec.js';
 import { sharesCandidateKey } from '../fingerprint/shingle-sketch.js';
 import { verifySimilar } from '../fingerprint/verify-similar.js';
-import { analyzePage, fingerprintParamsFrom } from '../pipeline.js';
-import { StemCache } from '../text/stem-cache.js';
+import { analyzePage } from '../analyze/analyze-page.js';
+import { fingerprintParamsFrom } from '../analyze/analyze-text.js';
+import { StemCache } from '../analyze/analyze-text.js';
 import type { Config } from '../config.js';
 import type { FingerprintParams, Fingerprint } from '../types.js';
 import { loadPairDocuments } from './load-pair-documents.js';

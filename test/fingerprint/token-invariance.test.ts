@@ -26,7 +26,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config.js';
 import { fingerprintToHex } from '../../src/fingerprint/fingerprint-codec.js';
-import { analyzeText, fingerprintParamsFrom } from '../../src/pipeline.js';
+import { analyzeText, fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
 import { HOMOGLYPH_CLASSES } from '../../src/text/homoglyph-table.js';
 import type { FingerprintParams } from '../../src/types.js';
 

@@ -6,7 +6,7 @@
  *
  * The results equal those of the reference stages composed one by one — tokenizeParagraphs,
  * detectLanguage, removeStopWordsAndStemParagraphs, paragraphShingles, hash64, simhashFeatures,
- * textHash — bit for bit (test/fingerprint/golden-analyses.test.ts pins them on the dev pages).
+ * textHash — bit for bit (test/analyze/golden-analyses.test.ts pins them on the dev pages).
  */
 import { detectTokenLanguage } from '../text/detect-language.js';
 import { stopWordSpansFor } from '../text/language-resources.js';
@@ -14,11 +14,11 @@ import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
 import { tokenTable } from '../text/token-table.js';
 import type { FingerprintParams, TextAnalysis } from '../types.js';
-import { murmurFeatureHashes, rabinFeatureHashes } from './fingerprint-words.js';
-import { murmurWordInto } from './murmur-hash.js';
-import { shingleSketch } from './shingle-sketch.js';
-import { simhashFromHashes } from './simhash.js';
-import { textHashOfIds } from './text-hash.js';
+import { murmurFeatureHashes, rabinFeatureHashes } from '../fingerprint/fingerprint-words.js';
+import { murmurWordInto } from '../fingerprint/murmur-hash.js';
+import { shingleSketch } from '../fingerprint/shingle-sketch.js';
+import { simhashFromHashes } from '../fingerprint/simhash.js';
+import { textHashOfIds } from '../fingerprint/text-hash.js';
 
 /** Enough leading tokens, as strings, for the language sample (languageSample reads ≤ 256 characters). */
 function leadingTokens(normalized: string, ids: Int32Array, count: number, spans: Int32Array): string[] {
