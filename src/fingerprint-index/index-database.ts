@@ -88,7 +88,14 @@ function createOrCheckSchema(db: Database.Database, path: string, options: Resol
   const stored = readSchema(db, path, readonly);
   if (stored !== null) {
     assertSameParams(stored, params, path);
-    if (!readonly && (db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) for (const sql of SCHEMA_1_TO_2) db.exec(sql);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version < SCHEMA_VERSION && readonly) {
+      throw new IndexError(
+        `Index \`${path}\` has schema version ${version}, made by an older neardup (this one writes ${SCHEMA_VERSION}): ` +
+          'rebuild it by running the crawl again, or `neardup dedup` over its corpus.jsonl, into a new --data directory',
+      );
+    }
+    if (version < SCHEMA_VERSION) for (const sql of SCHEMA_1_TO_2) db.exec(sql);
     return;
   }
   const layout = blockLayout(params.distance);

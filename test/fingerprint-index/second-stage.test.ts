@@ -3,6 +3,7 @@
  * decisions, what is recorded and read back, and the same decisions from a second connection.
  */
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config.js';
 import { FingerprintIndex } from '../../src/fingerprint-index/fingerprint-index.js';
@@ -84,5 +85,15 @@ describe('exact duplicates by text hash, second stage', () => {
     opened = [];
     const again = open('shared.db');
     expect(again.checkAndInsert(doc('u:3', FAR, 'h3', sketchOf(20, 2020)))).toMatchObject({ kind: 'similar', matchId: 1 });
+  });
+
+  it('an index of an older schema opened read-only says how to rebuild it', () => {
+    open('old.db').close();
+    opened = [];
+    const db = new Database(join(temp.dir, 'old.db'));
+    db.pragma('user_version = 1');
+    db.close();
+    expect(() => FingerprintIndex.open(join(temp.dir, 'old.db'), { params: K3, readonly: true }))
+      .toThrow(/schema version 1, made by an older neardup \(this one writes 2\): rebuild it/);
   });
 });
