@@ -141,9 +141,11 @@ function doc(url: string, hi: number, lo: number, textHash: string): IndexCandid
 
 /** A document's sketch for --verify: `size` distinct values drawn from its fingerprint, ascending. */
 function sketchFor(hi: number, lo: number, size: number): Uint32Array {
+  // Each value mixed from (document, position) on its own: a chain (each value from the last) lets two
+  // documents that meet on one value share all the rest, which the second stage rightly merges.
   const out = new Uint32Array(size);
-  let h = (hi ^ Math.imul(lo, 0x9e3779b1)) >>> 0;
-  for (let i = 0; i < size; i++) out[i] = h = fmix32((h + 0x6d2b79f5) >>> 0) >>> 0;
+  const h = fmix32((hi ^ Math.imul(lo, 0x9e3779b1)) >>> 0);
+  for (let i = 0; i < size; i++) out[i] = fmix32((h ^ fmix32(Math.imul(i + 1, 0x6d2b79f5) >>> 0)) >>> 0) >>> 0;
   return out.sort();
 }
 
