@@ -54,8 +54,12 @@ export function shingleSketch(hi: Uint32Array, lo: Uint32Array, count: number, s
   return length === size ? top : top.slice(0, length);
 }
 
+/** This machine stores uint32 little-endian (then a sketch's bytes are its memory, copied as is). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 /** Bytes of a sketch as stored (uint32 little-endian values). */
 export function sketchToBytes(sketch: Uint32Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(sketch.buffer.slice(sketch.byteOffset, sketch.byteOffset + sketch.byteLength));
   const out = new Uint8Array(sketch.length * 4);
   const view = new DataView(out.buffer);
   for (let i = 0; i < sketch.length; i++) view.setUint32(i * 4, sketch[i]!, true);
@@ -65,6 +69,7 @@ export function sketchToBytes(sketch: Uint32Array): Uint8Array {
 /** The sketch stored as `sketchToBytes` wrote it. */
 export function sketchFromBytes(bytes: Uint8Array): Uint32Array {
   if (bytes.length % 4 !== 0) throw new RangeError(`Expected sketch bytes to be a multiple of 4 long, got ${bytes.length}`);
+  if (LITTLE_ENDIAN) return new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const out = new Uint32Array(bytes.length / 4);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < out.length; i++) out[i] = view.getUint32(i * 4, true);
