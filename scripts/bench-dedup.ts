@@ -9,6 +9,8 @@
  *   1. neardup: `dedupBatch` with worker threads (default: one per core), as `neardup dedup` runs;
  *   2. baseline beside it: the same reader, analysis and index, all on the main thread
  *      (`inProcess: true`), on the first --baseline-docs documents (default: all).
+ *   3. the k-only path beside it (`--verify off`: no second stage, no sketches), with workers, unless
+ *      --no-k-only; its docs/s and the ratio verify_ratio = docs/s with the second stage / without.
  * The machine's load average is printed before and after: on a shared machine docs/s depends on
  * it, so CPU ms per document (all threads) is printed beside it, with the main thread's share, and
  * the cores the run actually got (CPU time / wall time: with the kernel's autogroup scheduling a
@@ -36,6 +38,8 @@ const { values: flags } = parseArgs({
     input: { type: 'string' },
     data: { type: 'string' },
     limit: { type: 'string' },
+    'verify-off': { type: 'boolean', default: false },
+    'no-k-only': { type: 'boolean', default: false },
   },
 });
 
@@ -47,7 +51,7 @@ if (flags.child !== undefined) {
   const { loadConfig } = await import('../src/config.js');
   const { dedupEntries } = await import('../src/batch/dedup-batch.js');
   const { readInputs, resolveInputs } = await import('../src/input/read-inputs.js');
-  const config = loadConfig({ env: {} });
+  const config = loadConfig({ env: {}, overrides: flags['verify-off'] ? { verify: { enabled: false } } : {} });
   const limit = flags.limit === undefined ? Number.POSITIVE_INFINITY : Number(flags.limit);
   async function* limited() {
     let n = 0;
@@ -145,7 +149,7 @@ if (!existsSync(input)) {
 // ------------------------------------------------------------------ the two runs
 
 interface RunResult {
-  documents: number; stored: number; exact: number; near: number; skipped: number; errors: number;
+  documents: number; stored: number; exact: number; near: number; similar: number; skipped: number; errors: number;
   elapsedMs: number; docsPerSecond: number; workers: number; peakRssMb: number; cpuMs: number;
   /** CPU ms of the run alone (without process start and module loading). */
   runCpuMs: number;
@@ -155,11 +159,12 @@ interface RunResult {
 }
 
 const run = promisify(execFile);
-async function measure(mode: 'batch' | 'inline', limit?: number): Promise<RunResult> {
+async function measure(mode: 'batch' | 'inline', limit?: number, verifyOff = false): Promise<RunResult> {
   const data = await mkdtemp(join(tmpdir(), `neardup-bench-${mode}-`));
   try {
     const args = ['--import', 'tsx', join(here, 'bench-dedup.ts'), '--child', mode, '--input', input, '--data', data, '--workers', flags.workers];
     if (limit !== undefined) args.push('--limit', String(limit));
+    if (verifyOff) args.push('--verify-off');
     const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 24 });
     return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunResult;
   } finally {
@@ -178,6 +183,8 @@ const baselineDocs = flags['baseline-docs'] === undefined ? undefined : Number(f
 const baseline = await measure('inline', baselineDocs);
 process.stderr.write(`baseline (in-process, 1 thread): ${baseline.documents} docs in ${(baseline.elapsedMs / 1000).toFixed(1)} s, peak RSS ${baseline.peakRssMb} MB, `
   + `CPU ${(baseline.cpuMs / baseline.documents).toFixed(2)} ms/doc, ${(baseline.runCpuMs / baseline.elapsedMs).toFixed(2)} cores used\n`);
+const kOnly = flags['no-k-only'] ? null : await measure('batch', undefined, true);
+if (kOnly !== null) process.stderr.write(`k-only (--verify off): ${kOnly.documents} docs in ${(kOnly.elapsedMs / 1000).toFixed(1)} s, stored ${kOnly.stored}, exact ${kOnly.exact}, near ${kOnly.near}\n`);
 process.stderr.write(`load average after: ${load()}\n`);
 
 const f = (x: number) => Math.round(x);
@@ -186,4 +193,6 @@ process.stdout.write(`dedup: docs=${batch.documents} docs_per_s=${f(batch.docsPe
   + `cpu_ms_per_doc=${(batch.cpuMs / batch.documents).toFixed(2)} baseline_cpu_ms_per_doc=${(baseline.cpuMs / baseline.documents).toFixed(2)} `
   + `main_cpu_ms_per_doc=${((batch.threads.main ?? 0) / batch.documents).toFixed(2)} `
   + `cores_used=${(batch.runCpuMs / batch.elapsedMs).toFixed(2)} baseline_cores_used=${(baseline.runCpuMs / baseline.elapsedMs).toFixed(2)} `
-  + `stored=${batch.stored} rejected=${batch.exact + batch.near}\n`);
+  + `stored=${batch.stored} rejected=${batch.exact + batch.near + batch.similar}`
+  + (kOnly === null ? '' : ` k_only_docs_per_s=${f(kOnly.docsPerSecond)} verify_ratio=${(batch.docsPerSecond / kOnly.docsPerSecond).toFixed(2)} k_only_stored=${kOnly.stored}`)
+  + '\n');

@@ -17,6 +17,7 @@
  * reordered, homoglyph copies of a page) from different pages, to choose the default hash.
  *
  * Usage: npm run bench:fingerprint [-- --mb 10 --hash rabin|murmur --dataset <dir> --quality]
+ * It also times the analysis with the second stage's sketch (verify.sketchSize) beside the one without.
  * Last line: fingerprint: MB/s=<full pipeline> simhash_only_MB/s=<..> baseline_MB/s=<..>
  */
 import { createHash } from 'node:crypto';
@@ -268,6 +269,8 @@ const headline = interleaved({
   baseline: (t) => naiveSimhash(t),
   rabin: (t) => analyzeText(t, { ...baseParams, hash: 'rabin' }),
   murmur: (t) => analyzeText(t, { ...baseParams, hash: 'murmur' }),
+  // The analysis the pipeline runs with the second stage on: the same plus the feature-set sketch.
+  [`${defaultHash}_with_sketch`]: (t) => analyzeText(t, { ...baseParams, hash: defaultHash }, { sketchSize: defaultConfig().verify.sketchSize }),
 });
 for (const hash of ['rabin', 'murmur'] as const) {
   const params: FingerprintParams = { ...baseParams, hash };
@@ -288,6 +291,9 @@ for (const hash of ['rabin', 'murmur'] as const) {
   );
 }
 
+const withSketch = `${defaultHash}_with_sketch`;
+console.log(`sketch (verify.sketchSize=${defaultConfig().verify.sketchSize}): full_with_sketch_MB/s=${headline.best[withSketch]!.toFixed(1)} `
+  + `(×${(headline.ratio[withSketch]! / headline.ratio[defaultHash]!).toFixed(3)} of the path without it, median of interleaved passes)`);
 const baseline = headline.best.baseline!;
 console.log(`baseline (naive JS, MD5 per shingle string): ${baseline.toFixed(1)} MB/s`);
 

@@ -2,7 +2,12 @@
  * Benchmark of the fingerprint index (src/fingerprint-index/).
  *
  *   npm run bench:index -- --n 1000000 [--ops 100000] [--lookups 100000] [--batch 1000] [--single 20000]
- *                          [--brute-ms 3000] [--load-batch 10000] [--db <file>] [--keep]
+ *                          [--brute-ms 3000] [--load-batch 10000] [--db <file>] [--keep] [--verify]
+ *
+ * --verify: the index runs the second stage (config `verify` defaults) and every document carries a
+ * 64-value sketch (distinct per document, drawn like the fingerprints), so the load stores sketches
+ * and each check-and-insert also looks up its sketch keys; compare with a run without it.
+ * `npm run bench:index:verify` runs both, one after the other, and prints the ratios.
  *
  * 1. loads N random fingerprints through checkAndInsertMany (10,000 per transaction) into a fresh
  *    database under the OS temp folder (or --db; an existing --db is reused, and kept), in a child
@@ -32,6 +37,7 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { popcount32 } from '../src/fingerprint/fingerprint-codec.js';
+import { defaultConfig } from '../src/config.js';
 import { FingerprintIndex } from '../src/fingerprint-index/fingerprint-index.js';
 import type { FingerprintParams, IndexCandidate } from '../src/types.js';
 
@@ -49,8 +55,10 @@ const { values } = parseArgs({
     'load-only': { type: 'boolean', default: false },
     'brute-only': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    verify: { type: 'boolean', default: false },
   },
 });
+const verify = values.verify ? defaultConfig().verify : null;
 
 function intArg(name: keyof typeof values, min: number): number {
   const raw = values[name];
@@ -127,7 +135,18 @@ function query(streamNumber: number, i: number): Query {
 }
 
 function doc(url: string, hi: number, lo: number, textHash: string): IndexCandidate {
-  return { url, fingerprint: { hi, lo }, textHash, title: '', language: 'eng', textLength: 1000, fetchedAt: 1_700_000_000_000, depth: 1 };
+  const d = { url, fingerprint: { hi, lo }, textHash, title: '', language: 'eng', textLength: 1000, fetchedAt: 1_700_000_000_000, depth: 1 };
+  return verify === null ? d : { ...d, sketch: sketchFor(hi, lo, verify.sketchSize) };
+}
+
+/** A document's sketch for --verify: `size` distinct values drawn from its fingerprint, ascending. */
+function sketchFor(hi: number, lo: number, size: number): Uint32Array {
+  // Each value mixed from (document, position) on its own: a chain (each value from the last) lets two
+  // documents that meet on one value share all the rest, which the second stage rightly merges.
+  const out = new Uint32Array(size);
+  const h = fmix32((hi ^ Math.imul(lo, 0x9e3779b1)) >>> 0);
+  for (let i = 0; i < size; i++) out[i] = fmix32((h ^ fmix32(Math.imul(i + 1, 0x6d2b79f5) >>> 0)) >>> 0) >>> 0;
+  return out.sort();
 }
 
 function mb(bytes: number): string {
@@ -191,7 +210,7 @@ log(`  (rates: wall clock, and in brackets per CPU second of this process; the m
 
 if (values['load-only']) {
   // The child process of step 1 (see below).
-  const index = FingerprintIndex.open(dbPath, { params });
+  const index = FingerprintIndex.open(dbPath, { params, verify });
   const load = timed(N, () => {
     for (let start = 0; start < N; start += LOAD_BATCH) {
       const docs: IndexCandidate[] = [];
@@ -251,7 +270,7 @@ if (!reuse) {
   // process opening an index of N fingerprints holds, not what is left over from writing them.
   const child = spawnSync(
     process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), '--n', String(N), '--load-batch', String(LOAD_BATCH), '--db', dbPath, '--load-only'],
+    [...process.execArgv, fileURLToPath(import.meta.url), '--n', String(N), '--load-batch', String(LOAD_BATCH), '--db', dbPath, '--load-only', ...(verify === null ? [] : ['--verify'])],
     { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
   );
   process.stdout.write(child.stdout.split('\n').filter((line) => line.startsWith('load:')).map((line) => `${line}\n`).join(''));
@@ -262,7 +281,7 @@ if (!reuse) {
 }
 
 const opened = timed(1, () => {
-  const index = FingerprintIndex.open(dbPath, { params });
+  const index = FingerprintIndex.open(dbPath, { params, verify });
   index.check({ hi: 0, lo: 0 }, 'warm-up'); // builds the in-memory table
   return index;
 });
@@ -397,5 +416,6 @@ if (!values.keep && !reuse) {
 
 log(
   `index: n=${N} checkinsert_per_s=${ops.perS} lookup_per_s=${lookups.perS} ` +
-    `bruteforce_lookup_per_s=${brutePerS.toFixed(1)} rss_mb=${mb(peak)} db_mb=${mb(dbBytes)}`,
+    `bruteforce_lookup_per_s=${brutePerS.toFixed(1)} rss_mb=${mb(peak)} db_mb=${mb(dbBytes)} verify=${verify === null ? 'off' : 'on'} ` +
+    `checkinsert_cpu_per_s=${ops.cpuPerS}`,
 );

@@ -28,6 +28,15 @@
  *                  the same host, and the re-templated copies of two different articles
  *   same-topic     text vs the other article closest in vocabulary (cosine of content-word
  *                  counts): the hardest real negatives the set has
+ * Harder negatives (label 0), the ones a set-similarity stage could wrongly merge:
+ *   short-template two short pages of one site template (a few fields and a sentence each from
+ *                  different articles, the same template lines around them)
+ *   shared-quote   two different articles that both carry the same long quotation (a passage of
+ *                  a third article, a quarter of the shorter article's length, 40–150 words)
+ *   follow-up      a story vs its follow-up on the same event: new reporting (another article's
+ *                  text) with the story's opening paragraph (or two, under 30% of it) as background
+ *   list-page      two list/index pages of one site: the same navigation and footer, ten other
+ *                  headlines and teasers each (one headline in common)
  * Deterministic for a given --seed. Last line:
  *   `pairs: total=<n> positives=<n> negatives=<n> out=<dir>/pairs.tsv`
  */
@@ -264,6 +273,76 @@ articles.forEach((_, i) => {
   topicPairs.add(key);
   pair(textPath(articles[i]!), textPath(articles[best]!), false, 'same-topic');
 });
+
+// ------------------------------------------------------------------ harder negatives
+
+const sentencesOf = (text: string) => text.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+/).filter((x) => x.split(' ').length >= 6);
+const firstSentence = (a: Article) => sentencesOf(a.text)[0] ?? paragraphsOf(a.text)[0]!.split(/\s+/).slice(0, 20).join(' ');
+const wordsOf = (text: string) => text.split(/\s+/).filter((w) => w !== '');
+
+/** A short event page of one template: a title, three fields and one sentence of article `a`. */
+function shortTemplatePage(a: Article, n: number): string {
+  const days = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+  return [
+    `Event listing: ${titleOf(a)}`,
+    `When: ${days[n % 7]} ${1 + (n % 28)} March, doors open at ${6 + (n % 5)} pm. Where: Hall ${1 + (n % 9)}, City Conference Centre. Tickets from ${10 + n} euros.`,
+    firstSentence(a),
+    'Book your tickets online or at the box office. Members get a ten per cent discount on every event in the season programme.',
+    'Accessibility: the venue has step-free access, hearing loops and accessible toilets. Please contact us before your visit if you need help.',
+    'Follow the City Conference Centre on social media for news about upcoming events, and sign up to the newsletter.',
+  ].join('\n\n');
+}
+
+/** `length` words from the middle of `source`, as a quotation. */
+function quotationFrom(source: Article, length: number): string {
+  const words = wordsOf(source.text);
+  const start = Math.max(0, Math.floor(words.length / 2) - Math.floor(length / 2));
+  return `"${words.slice(start, start + length).join(' ')}"`;
+}
+
+/** `a` with the quotation put after its first quarter of paragraphs. */
+function withQuotation(a: Article, quote: string): string {
+  const paras = paragraphsOf(a.text);
+  const at = Math.max(1, Math.floor(paras.length / 4));
+  return [...paras.slice(0, at), `As the report put it: ${quote}`, ...paras.slice(at)].join('\n\n');
+}
+
+/**
+ * A follow-up: new reporting (donor's text), then the story's opening repeated as background: its
+ * first paragraph, and the second while the background stays under 30% of the story's words.
+ */
+function followUp(a: Article, donor: Article): string {
+  const paras = paragraphsOf(a.text);
+  const storyWords = wordsOf(a.text).length;
+  const background = [paras[0]!];
+  if (paras.length > 2 && wordsOf(paras[0]!).length + wordsOf(paras[1]!).length < 0.3 * storyWords) background.push(paras[1]!);
+  return [`Update: ${titleOf(a)}`, ...paragraphsOf(donor.text), 'Background', ...background].join('\n\n');
+}
+
+/** A list page of one site: navigation, ten headlines with teasers, footer. */
+function listPage(items: readonly Article[], page: number): string {
+  const nav = 'Home · News · World · Business · Technology · Science · Sport · Culture · Opinion · Contact';
+  const entries = items.map((a) => `${titleOf(a)}\n${firstSentence(a)} Read more`);
+  return [nav, `Latest news — page ${page}`, ...entries, 'Older posts · Newer posts', 'The Daily Mirror Site is an independent publication. About us · Terms · Privacy · © 2024 The Daily Mirror Site'].join('\n\n');
+}
+
+articles.forEach((a, i) => {
+  const b = articles[(i + 1) % articles.length]!;
+  const third = articles[(i + 2) % articles.length]!;
+  if (i % 2 === 0) {
+    pair(write(`variants/${a.id}.short-template.txt`, shortTemplatePage(a, i)), write(`variants/${b.id}.short-template-b.txt`, shortTemplatePage(b, i + 1)), false, 'short-template');
+  }
+  // A quarter of the shorter article's length (40–150 words): a long quotation, not most of the page.
+  const quoteWords = Math.min(150, Math.max(40, Math.round(Math.min(wordsOf(a.text).length, wordsOf(b.text).length) / 4)));
+  const quote = quotationFrom(third, quoteWords);
+  pair(write(`variants/${a.id}.quote.txt`, withQuotation(a, quote)), write(`variants/${b.id}.quote-b.txt`, withQuotation(b, quote)), false, 'shared-quote');
+  pair(textPath(a), write(`variants/${a.id}.follow-up.txt`, followUp(a, b)), false, 'follow-up');
+});
+for (let start = 0; start + 19 < articles.length; start += 10) {
+  const first = articles.slice(start, start + 10);
+  const second = [first[9]!, ...articles.slice(start + 10, start + 19)];
+  pair(write(`variants/list-${start}.txt`, listPage(first, start / 10 + 1)), write(`variants/list-${start}-next.txt`, listPage(second, start / 10 + 2)), false, 'list-page');
+}
 
 writeFileSync(join(out, 'pairs.tsv'), `${rows.join('\n')}\n`);
 const positives = ['mirror', 'light-edit', 'paragraph-swap', 'homoglyph', 'retemplated', 'boilerplate'].reduce((s, k) => s + (counts.get(k) ?? 0), 0);

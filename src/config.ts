@@ -25,6 +25,34 @@ export const configSchema = z.object({
     /** Fewer normalised tokens than this: recorded as skipped `too-short`, never fingerprinted. */
     minTokens: int(0, 100_000),
   }).strict(),
+  /**
+   * The verified second stage (issue 11), after the card's rule (distance ≤ k → `near`). Values
+   * chosen on the dev pairs (`npm run make:pairs`, scripts/measure-second-stage.ts); reasons in
+   * the README's "Second stage" section.
+   */
+  verify: z.object({
+    /** Off: the card's k-only behaviour (`--verify off`). */
+    enabled: z.boolean(),
+    /**
+     * K: widest fingerprint distance at which a candidate may be accepted. Dev positives verified up
+     * to 16, real re-templated copies up to 17; unrelated dev texts lie 21 or more apart.
+     */
+    maxDistance: int(0, 64),
+    /** Values per document's bottom-k sketch (4 bytes each): 64 → 256 bytes, Jaccard RMSE 0.02 on the dev pairs. */
+    sketchSize: int(8, 1024),
+    /** The m smallest sketch values each document is looked up and filed under (candidate keys). */
+    candidateKeys: int(1, 32),
+    /** Keys a candidate must share (2: unrelated pages meet on one small sketch value now and then, copies on most). */
+    minSharedKeys: int(1, 32),
+    /** Accept at or above this Jaccard estimate (dev negatives ≤ 0.45; edited copies ≥ 0.6). */
+    jaccard: z.number().min(0).max(1),
+    /** Accept at or above this containment estimate (excerpts, appended boilerplate: 1.0; dev negatives ≤ 0.83); above 1: off. */
+    containment: z.number().min(0).max(2),
+    /** Sketch values a containment estimate must rest on (a six-shingle page is "contained" everywhere). */
+    minContainmentSamples: int(1, 1024),
+  }).strict()
+    .refine((v) => v.candidateKeys <= v.sketchSize, { message: 'at most `verify.sketchSize`', path: ['candidateKeys'] })
+    .refine((v) => v.minSharedKeys <= v.candidateKeys, { message: 'at most `verify.candidateKeys`', path: ['minSharedKeys'] }),
   crawl: z.object({
     maxPages: int(1, 100_000_000),
     maxDepth: int(0, 10_000),

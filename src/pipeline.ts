@@ -40,7 +40,7 @@ interface StoredPage {
 }
 
 function newCounters(): PipelineCounters {
-  return { processed: 0, stored: 0, exact: 0, near: 0, skipped: 0, skippedBy: {}, errors: 0 };
+  return { processed: 0, stored: 0, exact: 0, near: 0, similar: 0, skipped: 0, skippedBy: {}, errors: 0 };
 }
 
 /**
@@ -84,7 +84,8 @@ export class Pipeline {
     } catch (error) {
       throw new StorageError(`Cannot create data folder \`${dataDir}\`: ${(error as Error).message}`, { cause: error });
     }
-    const index = FingerprintIndex.open(join(dataDir, databaseFileName), { params: fingerprintParamsFrom(config.fingerprint) });
+    const verify = config.verify.enabled ? config.verify : null;
+    const index = FingerprintIndex.open(join(dataDir, databaseFileName), { params: fingerprintParamsFrom(config.fingerprint), verify });
     let corpus: CorpusWriter;
     try {
       corpus = CorpusWriter.open(join(dataDir, corpusFileName));
@@ -188,7 +189,7 @@ export class Pipeline {
 
   private candidateOf(analyzed: AnalyzedPage): IndexCandidate | null {
     if (analyzed.skip !== null || analyzed.analysis === null || analyzed.analysis.fingerprint === null) return null;
-    return { ...analyzed.meta, fingerprint: analyzed.analysis.fingerprint, textHash: analyzed.analysis.textHash };
+    return { ...analyzed.meta, fingerprint: analyzed.analysis.fingerprint, textHash: analyzed.analysis.textHash, sketch: analyzed.analysis.sketch ?? null };
   }
 
   private skip(analyzed: AnalyzedPage): Decision {
@@ -214,6 +215,8 @@ export class Pipeline {
       this.counters.exact++;
     } else if (decision.kind === 'near') {
       this.counters.near++;
+    } else if (decision.kind === 'similar') {
+      this.counters.similar++;
     } else {
       this.counters.skipped++;
       this.counters.skippedBy[decision.reason] = (this.counters.skippedBy[decision.reason] ?? 0) + 1;

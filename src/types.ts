@@ -47,6 +47,11 @@ export interface TextAnalysis {
   readonly tokenCount: number;
   /** Features (shingles) hashed into the simhash. */
   readonly featureCount: number;
+  /**
+   * Bottom-k sketch of the feature set (shingle-sketch.ts), for the second stage; present when the
+   * analysis was asked for one (AnalyzeOptions.sketchSize).
+   */
+  readonly sketch?: Uint32Array;
 }
 
 // ---------------------------------------------------------------- extraction
@@ -96,6 +101,8 @@ export interface IndexCandidate extends DocumentMeta {
   /** Null when the text gave no features: such a document is recorded as skipped, never matched. */
   readonly fingerprint: Fingerprint | null;
   readonly textHash: string;
+  /** Feature-set sketch (TextAnalysis.sketch) for the second stage; without it the document is judged by the k rule only. */
+  readonly sketch?: Uint32Array | null;
 }
 
 /** What the index decided for a candidate. */
@@ -103,6 +110,11 @@ export type Decision =
   | { readonly kind: 'stored'; readonly id: number }
   | { readonly kind: 'exact'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: 0 }
   | { readonly kind: 'near'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: number }
+  | {
+    readonly kind: 'similar'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: number;
+    /** Estimated Jaccard similarity of the feature sets, and containment (the larger direction). */
+    readonly similarity: number; readonly containment: number;
+  }
   | { readonly kind: 'skipped'; readonly reason: SkipReason };
 
 /** Why a page was neither stored nor judged a duplicate: every reason. */
@@ -122,9 +134,12 @@ export interface StoredDocument extends DocumentMeta {
 /** A rejected duplicate as read back from the index. */
 export interface RejectedDocument extends DocumentMeta {
   readonly id: number;
-  readonly kind: 'exact' | 'near';
+  readonly kind: 'exact' | 'near' | 'similar';
   readonly distance: number;
   readonly matchId: number;
+  /** Second stage's estimates (kind `similar`; null otherwise). */
+  readonly similarity?: number | null;
+  readonly containment?: number | null;
   readonly fingerprint: Fingerprint | null;
   readonly textHash: string;
 }
@@ -165,6 +180,8 @@ export interface PipelineCounters {
   stored: number;
   exact: number;
   near: number;
+  /** Rejected by the second stage. */
+  similar: number;
   skipped: number;
   /** Skips by reason. */
   skippedBy: Record<string, number>;

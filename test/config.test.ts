@@ -13,6 +13,22 @@ describe('config', () => {
     expect(c.crawl.scope).toBe('host');
   });
 
+  it('ships the second stage on, with its measured defaults, and NEARDUP_VERIFY_* override them', () => {
+    expect(defaultConfig().verify).toEqual({ enabled: true, maxDistance: 20, sketchSize: 64, candidateKeys: 8, minSharedKeys: 2, jaccard: 0.65, containment: 0.95, minContainmentSamples: 16 });
+    const c = loadConfig({ env: { NEARDUP_VERIFY_ENABLED: 'false', NEARDUP_VERIFY_JACCARD: '0.7' } });
+    expect(c.verify.enabled).toBe(false);
+    expect(c.verify.jaccard).toBe(0.7);
+  });
+
+  it.each([
+    [{ verify: { candidateKeys: 20, sketchSize: 16 } }, /Expected `verify\.candidateKeys` to be at most `verify\.sketchSize`/],
+    [{ verify: { minSharedKeys: 9 } }, /Expected `verify\.minSharedKeys` to be at most `verify\.candidateKeys`/],
+    [{ verify: { jaccard: 1.5 } }, /verify\.jaccard.*got 1\.5 \(number\)/],
+    [{ verify: { sketchSize: 4 } }, /verify\.sketchSize.*got 4 \(number\)/],
+  ])('refuses a bad verify setting %j', (overrides, message) => {
+    expect(() => loadConfig({ env: {}, overrides: overrides as never })).toThrow(message);
+  });
+
   it('overlays a partial user file, then env, then overrides', () => {
     const dir = makeTempDir('neardup-config-');
     const file = join(dir, 'c.json');

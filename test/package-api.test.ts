@@ -60,7 +60,7 @@ describe('the package entry', () => {
     const a = neardup.analyzeText(textA, params);
     expect(index.checkAndInsert({ url: 'http://a/', fingerprint: a.fingerprint, textHash: a.textHash })).toMatchObject({ kind: 'stored' });
     expect(index.check(a.fingerprint, a.textHash)).toMatchObject({ kind: 'exact', url: 'http://a/' });
-    expect(index.stats()).toEqual({ stored: 1, exact: 0, near: 0, skipped: 0 });
+    expect(index.stats()).toEqual({ stored: 1, exact: 0, near: 0, similar: 0, skipped: 0 });
     index.close();
   });
 

@@ -8,7 +8,7 @@
  * detectLanguage, removeStopWordsAndStemParagraphs, paragraphShingles, hash64, simhashFeatures,
  * textHash — bit for bit (test/analyze/golden-analyses.test.ts pins them on the dev pages).
  */
-import { detectLanguage } from '../text/detect-language.js';
+import { detectTokenLanguage } from '../text/detect-language.js';
 import { stopWordSpansFor } from '../text/language-resources.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
@@ -16,14 +16,32 @@ import { tokenTable } from '../text/token-table.js';
 import type { FingerprintParams, TextAnalysis } from '../types.js';
 import { murmurFeatureHashes, rabinFeatureHashes } from '../fingerprint/fingerprint-words.js';
 import { murmurWordInto } from '../fingerprint/murmur-hash.js';
+import { shingleSketch } from '../fingerprint/shingle-sketch.js';
 import { simhashFromHashes } from '../fingerprint/simhash.js';
 import { textHashOfIds } from '../fingerprint/text-hash.js';
 
+/** Enough leading tokens, as strings, for the language sample (languageSample reads ≤ 256 characters). */
+function leadingTokens(normalized: string, ids: Int32Array, count: number, spans: Int32Array): string[] {
+  const out: string[] = [];
+  let chars = 0;
+  for (let k = 0; k < count && chars < LANGUAGE_SAMPLE_CHARS; k++) {
+    const id = ids[k]!;
+    const token = normalized.slice(spans[id * 3]!, spans[id * 3 + 1]!);
+    out.push(token);
+    chars += token.length + 1;
+  }
+  return out;
+}
+
+/** detectTokenLanguage's default sample length. */
+const LANGUAGE_SAMPLE_CHARS = 256;
+
 /**
  * Analysis of text already normalised (normalizeText). Parameters are trusted (analyzeText
- * validates them). `stemCache`: stems kept across calls (see StemCache).
+ * validates them). `stemCache`: stems kept across calls (see StemCache). `sketchSize` > 0 adds the
+ * bottom-k sketch of the features (shingle-sketch.ts) for the second stage.
  */
-export function analyzeNormalizedText(normalized: string, params: FingerprintParams, stemCache?: StemCache): TextAnalysis {
+export function analyzeNormalizedText(normalized: string, params: FingerprintParams, stemCache?: StemCache, sketchSize = 0): TextAnalysis {
   const table = tokenTable(normalized);
   const { count, ids, distinct, spans, paragraphCount, paragraphEnds } = table;
 
@@ -51,7 +69,7 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
   // Each distinct token's word hash: the text hash is made of them.
   for (let id = 0; id < distinct; id++) murmurWordInto(normalized, spans[id * 3]!, spans[id * 3 + 1]!, tokenA, tokenB, id);
   const textHash = textHashOfIds(ids, count, tokenA, tokenB);
-  const language = count === 0 ? 'und' : detectLanguage(normalized);
+  const language = count === 0 ? 'und' : detectTokenLanguage(leadingTokens(normalized, ids, count, spans));
 
   // Stop words and stems, once per distinct token.
   const stopWords = stopWordSpansFor(language);
@@ -113,5 +131,6 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
     ? rabinFeatureHashes(lengths, paragraphCount, params.shingleSize, words, featureHi, featureLo)
     : murmurFeatureHashes(lengths, paragraphCount, params.shingleSize, wordA, wordB, featureHi, featureLo);
   const fingerprint = simhashFromHashes(featureHi, featureLo, features, params.weighting);
-  return { fingerprint, textHash, language, tokenCount: count, featureCount: features };
+  const analysis: TextAnalysis = { fingerprint, textHash, language, tokenCount: count, featureCount: features };
+  return sketchSize > 0 ? { ...analysis, sketch: shingleSketch(featureHi, featureLo, features, sketchSize) } : analysis;
 }

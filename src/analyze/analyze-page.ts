@@ -61,7 +61,8 @@ function skippedPage(input: PageInput, reason: SkipReason, detail: string, page:
 /** Fingerprints a page's main text (extracted already, or given as text) and decides whether the index should judge it. */
 function analyzeExtracted(input: PageInput, page: ExtractedPage | null, text: string, title: string, config: Config, options: AnalyzeOptions): AnalyzedPage {
   if (text.trim() === '') return skippedPage(input, 'no-text', page === null ? 'empty text' : 'no main text found', page);
-  const analysis = analyzeText(text, fingerprintParamsFrom(config.fingerprint), options);
+  const sketchSize = options.sketchSize ?? (config.verify.enabled ? config.verify.sketchSize : 0);
+  const analysis = analyzeText(text, fingerprintParamsFrom(config.fingerprint), { ...options, sketchSize });
   const minTokens = config.fingerprint.minTokens;
   if (analysis.tokenCount < minTokens) {
     return { ...skippedPage(input, 'too-short', `${analysis.tokenCount} tokens, fewer than minTokens ${minTokens}`, page), text };

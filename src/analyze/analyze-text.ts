@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { ValidationError, describeValue } from '../errors.js';
 import { extractHtml } from '../extract/extract-page.js';
 import { assertFingerprintParams } from '../fingerprint/fingerprint-params.js';
+import { MAX_SKETCH_SIZE } from '../fingerprint/shingle-sketch.js';
 import { normalizeText } from '../text/normalize-text.js';
 import { NORMALIZER_VERSION } from '../text/normalizer-version.js';
 import type { StemCache } from '../text/stem-cache.js';
@@ -24,6 +25,12 @@ export interface AnalyzeOptions {
    * document's stems.
    */
   readonly stemCache?: StemCache | undefined;
+  /**
+   * Values of the feature-set sketch to add to the analysis (the second stage's); 0 for none. The
+   * page-level functions (analyzePage, …) take it from `config.verify` when this is not given.
+   * @default 0
+   */
+  readonly sketchSize?: number | undefined;
 }
 
 /** The fingerprint parameters of a config section, with this build's normaliser version. */
@@ -58,7 +65,11 @@ export function analyzeText(text: string, params: FingerprintParams, options: An
   assertAnalysisParams(params);
   // The stages composed one by one (tokenizeParagraphs, detectLanguage, removeStopWordsAndStemParagraphs,
   // fingerprintParagraphs, textHash) give the same values; this path does each distinct token's work once.
-  return analyzeNormalizedText(normalizeText(text), params, options.stemCache);
+  const sketchSize = options.sketchSize ?? 0;
+  if (!Number.isInteger(sketchSize) || sketchSize < 0 || sketchSize > MAX_SKETCH_SIZE) {
+    throw new ValidationError(`Expected \`sketchSize\` to be an integer 0–${MAX_SKETCH_SIZE}, got ${describeValue(sketchSize)}`);
+  }
+  return analyzeNormalizedText(normalizeText(text), params, options.stemCache, sketchSize);
 }
 
 /** HTML in: the page's main text (src/extract/) and its analysis. */

@@ -17,6 +17,8 @@ export interface BatchProgress {
   stored: number;
   exact: number;
   near: number;
+  /** Rejected by the second stage (kind `similar`). */
+  similar: number;
   /** Documents recorded as skipped (too short, no text, too large, ...). */
   skipped: number;
   skippedBy: Record<string, number>;
@@ -50,7 +52,7 @@ export interface BatchTally {
 
 export function newProgress(): BatchProgress {
   return {
-    documents: 0, stored: 0, exact: 0, near: 0, skipped: 0, skippedBy: {}, ignored: 0, ignoredBy: {}, errors: 0, elapsedMs: 0, docsPerSecond: 0,
+    documents: 0, stored: 0, exact: 0, near: 0, similar: 0, skipped: 0, skippedBy: {}, ignored: 0, ignoredBy: {}, errors: 0, elapsedMs: 0, docsPerSecond: 0,
   };
 }
 

@@ -1,12 +1,16 @@
 /**
- * `neardup compare <a> <b>`: the Hamming distance of two texts' fingerprints and the verdict at
- * `--distance` k: `near-duplicate` (distance ≤ k) or `distinct`.
+ * `neardup compare <a> <b>`: the Hamming distance of two texts' fingerprints and the verdict the
+ * index would give the second text with the first stored: `near-duplicate` (distance ≤ k),
+ * `similar` (the second stage: a candidate whose sketch passes, see config `verify`), or
+ * `distinct`; then the sketches' Jaccard similarity and containment estimates (second stage on).
  */
 import type { Command } from 'commander';
 import { ValidationError } from '../errors.js';
 import { fingerprintToHex, hammingDistance } from '../fingerprint/fingerprint-codec.js';
 import { addFingerprintOptions, analyzeInputFile, configFrom, type FingerprintFlags } from './fingerprint-flags.js';
-import { intFlag } from './shared.js';
+import { pairDecision } from '../eval/evaluate-pairs.js';
+import { sketchSimilarity } from '../fingerprint/sketch-similarity.js';
+import { intFlag, verifyOption } from './shared.js';
 
 export function registerCompare(program: Command): void {
   const command = program
@@ -16,21 +20,28 @@ export function registerCompare(program: Command): void {
     .argument('<b>', 'second text file (or - for standard input)')
     .option('--distance <k>', 'near-duplicate threshold k (default: config fingerprint.distance, 3)', intFlag('distance', 0, 31));
   addFingerprintOptions(command)
-    .option('--json', 'print {"distance","verdict","threshold","a","b"} as JSON', false)
-    .action((a: string, b: string, flags: FingerprintFlags & { readonly distance?: number; readonly json: boolean }, cmd: Command) => {
+    .addOption(verifyOption())
+    .option('--json', 'print {"distance","verdict","threshold","similarity","containment","a","b"} as JSON', false)
+    .action((a: string, b: string, flags: FingerprintFlags & { readonly distance?: number; readonly json: boolean; readonly verify?: 'on' | 'off' }, cmd: Command) => {
       if (a === '-' && b === '-') throw new ValidationError('Expected at most one of `a` and `b` to be `-` (standard input)');
-      const config = configFrom(cmd, flags);
+      const base = configFrom(cmd, flags);
+      const config = flags.verify === undefined ? base : { ...base, verify: { ...base.verify, enabled: flags.verify === 'on' } };
       const html = flags.html === true;
       const left = analyzeInputFile(a, config, html);
       const right = analyzeInputFile(b, config, html);
       const distance = hammingDistance(left.fingerprint!, right.fingerprint!);
       const threshold = config.fingerprint.distance;
-      const verdict = distance <= threshold ? 'near-duplicate' : 'distinct';
+      const measured = (x: typeof left) => ({ fingerprint: x.fingerprint, textHash: x.textHash, sketch: x.sketch ?? null });
+      const decision = pairDecision(measured(left), measured(right), threshold, config.verify).decision;
+      const verdict = decision === 'similar' ? 'similar' : distance <= threshold ? 'near-duplicate' : 'distinct';
+      const estimate = left.sketch === undefined || right.sketch === undefined ? null : sketchSimilarity(left.sketch, right.sketch, config.verify.sketchSize);
+      const similarity = estimate === null ? null : Number(estimate.jaccard.toFixed(3));
+      const containment = estimate === null ? null : Number(estimate.containment.toFixed(3));
       if (flags.json) {
         const side = (x: typeof left) => ({ fingerprint: fingerprintToHex(x.fingerprint!), language: x.language, tokens: x.tokenCount, features: x.featureCount });
-        process.stdout.write(`${JSON.stringify({ distance, verdict, threshold, exact: left.textHash === right.textHash, a: side(left), b: side(right) })}\n`);
+        process.stdout.write(`${JSON.stringify({ distance, verdict, threshold, similarity, containment, exact: left.textHash === right.textHash, a: side(left), b: side(right) })}\n`);
       } else {
-        process.stdout.write(`${distance} ${verdict}\n`);
+        process.stdout.write(`${distance} ${verdict}${estimate === null ? '' : ` similarity ${similarity!.toFixed(3)} containment ${containment!.toFixed(3)}`}\n`);
       }
     });
 }

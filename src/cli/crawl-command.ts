@@ -9,9 +9,10 @@ import type { PartialConfig } from '../config.js';
 import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
-import { abortOnSigint, choiceFlag, intFlag, statusLine } from './shared.js';
+import { abortOnSigint, choiceFlag, intFlag, statusLine, verifyOption } from './shared.js';
 
 interface CrawlFlags {
+  readonly verify?: 'on' | 'off';
   readonly data: string;
   readonly maxPages?: number;
   readonly maxDepth?: number;
@@ -36,7 +37,7 @@ function reasons(byReason: Readonly<Record<string, number>>): string {
 export function crawlProgressLine(p: CrawlProgress): string {
   const skipped = p.skipped > 0 ? ` (${reasons(p.skippedBy)})` : '';
   return `crawl: ${p.fetched} pages  ${p.pagesPerSec.toFixed(1)} pages/s  stored ${p.stored}  `
-    + `rejected ${p.exact + p.near} (exact ${p.exact}, near ${p.near})  skipped ${p.skipped}${skipped}`;
+    + `rejected ${p.exact + p.near + p.similar} (exact ${p.exact}, near ${p.near}, similar ${p.similar})  skipped ${p.skipped}${skipped}`;
 }
 
 /** The closing summary, for people. */
@@ -48,7 +49,7 @@ export function crawlSummaryText(s: CrawlSummary): string {
       : `interrupted, ${s.pending} requests left (run the same command again to resume)`;
   const lines = [
     `crawl: ${s.fetched} pages in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.pagesPerSec.toFixed(1)} pages/s), ${ended}`,
-    `  stored ${s.stored}, rejected ${s.exact + s.near} (exact ${s.exact}, near ${s.near}), skipped ${s.skipped}`
+    `  stored ${s.stored}, rejected ${s.exact + s.near + s.similar} (exact ${s.exact}, near ${s.near}, similar ${s.similar}), skipped ${s.skipped}`
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}${s.errors > 0 ? `, errors ${s.errors}` : ''}`,
   ];
   if (s.handledBefore > 0 || s.releasedLocks > 0 || s.repairedRequests > 0) {
@@ -79,6 +80,7 @@ export function registerCrawl(program: Command): void {
     .option('--max-page-bytes <n>', `pages larger than this are skipped (default: ${d.maxPageBytes})`, intFlag('max-page-bytes', 1024, 1 << 30))
     .option('--timeout <secs>', `per-request timeout (default: ${d.requestTimeoutSecs})`, intFlag('timeout', 1, 3600))
     .option('--user-agent <ua>', `User-Agent header; its first word picks the robots.txt group (default: "${d.userAgent}")`)
+    .addOption(verifyOption())
     .option('--json', 'print the summary as JSON on stdout', false)
     .option('--no-progress', 'no live progress line on stderr (shown only on a terminal anyway)')
     .action(async (seeds: string[], flags: CrawlFlags, cmd: Command) => {
@@ -98,6 +100,7 @@ export function registerCrawl(program: Command): void {
       const overrides: PartialConfig = {
         crawl: crawlOverrides as PartialConfig['crawl'],
         ...(flags.distance === undefined ? {} : { fingerprint: { distance: flags.distance } }),
+        ...(flags.verify === undefined ? {} : { verify: { enabled: flags.verify === 'on' } }),
       };
       const config = loadConfig({ file: root.opts<{ config?: string }>().config, overrides });
 

@@ -8,9 +8,10 @@ import { loadConfig } from '../config.js';
 import { dedupBatch, type BatchProgress, type BatchSummary } from '../batch/dedup-batch.js';
 import type { BatchProblem } from '../input/batch-entry.js';
 import { inputKindHelp } from '../input/input-kind.js';
-import { abortOnSigint, intFlag, statusLine } from './shared.js';
+import { abortOnSigint, intFlag, statusLine, verifyOption } from './shared.js';
 
 interface DedupFlags {
+  readonly verify?: 'on' | 'off';
   readonly data: string;
   readonly workers?: number;
   readonly distance?: number;
@@ -23,9 +24,9 @@ interface DedupFlags {
 const problemsPrinted = 20;
 
 function progressLine(p: Readonly<BatchProgress>): string {
-  const rejected = p.exact + p.near;
+  const rejected = p.exact + p.near + p.similar;
   return `dedup: ${p.documents} docs  ${Math.round(p.docsPerSecond)} docs/s  kept ${p.stored}  rejected ${rejected} `
-    + `(exact ${p.exact}, near ${p.near})  skipped ${p.skipped}  errors ${p.errors}`;
+    + `(exact ${p.exact}, near ${p.near}, similar ${p.similar})  skipped ${p.skipped}  errors ${p.errors}`;
 }
 
 function summaryText(s: BatchSummary, dataDir: string): string {
@@ -33,7 +34,7 @@ function summaryText(s: BatchSummary, dataDir: string): string {
   const lines = [
     `dedup: ${s.documents} document${s.documents === 1 ? '' : 's'} in ${(s.elapsedMs / 1000).toFixed(1)} s (${Math.round(s.docsPerSecond)} docs/s, `
       + `${s.workers === 0 ? 'in-process' : `${s.workers} worker${s.workers === 1 ? '' : 's'}`})${s.interrupted ? ' — interrupted' : ''}`,
-    `  stored ${s.stored}, rejected ${s.exact + s.near} (exact ${s.exact}, near ${s.near}), skipped ${s.skipped}`
+    `  stored ${s.stored}, rejected ${s.exact + s.near + s.similar} (exact ${s.exact}, near ${s.near}, similar ${s.similar}), skipped ${s.skipped}`
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}, errors ${s.errors}`,
   ];
   if (s.ignored > 0) lines.push(`  ignored records: ${s.ignored} (${reasons(s.ignoredBy)})`);
@@ -50,6 +51,7 @@ export function registerDedup(program: Command): void {
     .option('--workers <n>', 'worker threads for extraction and fingerprinting, 0 = one per core (default: config dedup.workers, 0)', intFlag('workers', 0, 256))
     .option('--max-in-flight <n>', 'documents read but not yet committed, at most (default: config dedup.maxInFlight, 512)', intFlag('max-in-flight', 1, 1_000_000))
     .option('--distance <k>', 'near-duplicate threshold k (default: config fingerprint.distance, 3)', intFlag('distance', 0, 31))
+    .addOption(verifyOption())
     .option('--json', 'print the summary as JSON on stdout', false)
     .option('--no-progress', 'no live progress line on stderr (it is shown only on a terminal anyway)')
     .action(async (inputs: string[], flags: DedupFlags, cmd: Command) => {
@@ -58,6 +60,7 @@ export function registerDedup(program: Command): void {
         file: root.opts<{ config?: string }>().config,
         overrides: {
           ...(flags.distance === undefined ? {} : { fingerprint: { distance: flags.distance } }),
+          ...(flags.verify === undefined ? {} : { verify: { enabled: flags.verify === 'on' } }),
           dedup: {
             ...(flags.workers === undefined ? {} : { workers: flags.workers }),
             ...(flags.maxInFlight === undefined ? {} : { maxInFlight: flags.maxInFlight }),

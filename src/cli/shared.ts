@@ -2,7 +2,7 @@
  * Helpers shared by the CLI commands: flag parsing with clear messages, and the one place that
  * turns errors into a one-line message and an exit code.
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { NeardupError, describeValue } from '../errors.js';
 
 /** A commander argParser for an integer flag within [min, max]. */
@@ -24,6 +24,15 @@ export function choiceFlag<T extends string>(name: string, choices: readonly T[]
     }
     return raw as T;
   };
+}
+
+/**
+ * `--verify on|off` (crawl, dedup, eval): the verified second stage after the card's rule; off gives
+ * the k-only decisions. Without the flag, config `verify.enabled` decides (on by default).
+ */
+export function verifyOption(): Option {
+  return new Option('--verify <on|off>', 'second stage after distance <= k: candidates sharing a sketch key, accepted as `similar` on Jaccard or containment (default: config verify.enabled, on)')
+    .argParser(choiceFlag('verify', ['on', 'off'] as const));
 }
 
 /** Prints an error as one line on stderr and returns the exit code to use. */

@@ -248,7 +248,7 @@ async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): P
   }
   const { decision } = committed;
   ctx.emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
-  const isDuplicate = decision.kind === 'exact' || decision.kind === 'near';
+  const isDuplicate = decision.kind === 'exact' || decision.kind === 'near' || decision.kind === 'similar';
   if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
   const links = await linksToFollow(ctx, page.links, depth + 1);
   // Added before the handler returns, so that a request marked handled always has its links queued.

@@ -17,17 +17,25 @@ export function formatEvalReport(report: EvalReport): string {
     out.push(`${String(r.k).padStart(4)}  ${num(r.precision).padStart(9)}  ${num(r.recall).padStart(6)}  ${r.f1.toFixed(3).padStart(6)}`
       + `  ${String(r.tp).padStart(6)}  ${String(r.fp).padStart(6)}  ${String(r.fn).padStart(6)}  ${String(r.tn).padStart(6)}${mark}`);
   }
+  out.push('');
+  const d = report.decisions;
+  const v = report.verify;
+  out.push(d.verify
+    ? `decisions (exact, near at k=${report.configuredK}, similar: K=${v.maxDistance}, sketch ${v.sketchSize}, ${v.minSharedKeys} of ${v.candidateKeys} keys, J >= ${v.jaccard}, C >= ${v.containment} on >= ${v.minContainmentSamples} values):`
+    : `decisions (exact, near at k=${report.configuredK}; verify off):`);
+  out.push(`  precision ${num(d.precision)}  recall ${num(d.recall)}  F1 ${d.f1.toFixed(3)}  tp ${d.tp}  fp ${d.fp}  fn ${d.fn}  tn ${d.tn}  similar ${d.similar}`);
   if (report.byKind.length > 1 || report.byKind.some((k) => k.kind !== 'duplicate' && k.kind !== 'distinct')) {
     out.push('');
     const atConfigured = `right@k=${report.configuredK}`;
     const atBest = `right@k=${report.bestK}`;
+    const decided = d.verify ? 'right@verify' : 'right@decided';
     const kindWidth = Math.max(4, ...report.byKind.map((k) => k.kind.length));
-    out.push(`${'kind'.padEnd(kindWidth)}  label  pairs  ${atConfigured.padStart(11)}  ${atBest.padStart(11)}  distance median (min–max)`);
+    out.push(`${'kind'.padEnd(kindWidth)}  label  pairs  ${atConfigured.padStart(11)}  ${atBest.padStart(11)}  ${decided.padStart(13)}  distance median (min–max)`);
     for (const k of report.byKind) {
-      const share = (n: number) => `${n}/${k.pairs}`.padStart(11);
+      const share = (n: number, width = 11) => `${n}/${k.pairs}`.padStart(width);
       const spread = k.medianDistance === null ? '—' : `${k.medianDistance} (${k.minDistance}–${k.maxDistance})`;
       out.push(`${k.kind.padEnd(kindWidth)}  ${(k.duplicate ? 'dup' : 'not').padEnd(5)}  ${String(k.pairs).padStart(5)}  ${share(k.correctAtConfigured)}  `
-        + `${share(k.correctAtBest)}  ${spread}${k.unjudged > 0 ? `, ${k.unjudged} unjudged` : ''}`);
+        + `${share(k.correctAtBest)}  ${share(k.correctDecided, 13)}  ${spread}${k.unjudged > 0 ? `, ${k.unjudged} unjudged` : ''}`);
     }
   }
   return `${out.join('\n')}\n`;

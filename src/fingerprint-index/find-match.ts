@@ -3,6 +3,7 @@ import { popcount32 } from '../fingerprint/fingerprint-codec.js';
 import type { CandidateTable } from './candidate-table.js';
 import type { IdList } from './id-list.js';
 import type { Statement } from './index-statements.js';
+import { textKeyOf } from './index-schema.js';
 
 /** A stored document a fingerprint matches. */
 export interface Match {
@@ -43,4 +44,18 @@ export function findMatch(
     }
   }
   return best;
+}
+
+/**
+ * The stored document with this text hash (the earliest), looked up on the text_key index alone,
+ * whatever its fingerprint. `exactByText` reads [id, url, text_hash] of stored rows by text_key;
+ * `candidate` reads a row's [hi, lo, ...] for the distance (0 unless only paragraph breaks differ).
+ */
+export function findExact(exactByText: Statement, candidate: Statement, textHash: string, hi: number, lo: number): Found | null {
+  for (const [id, url, hash] of exactByText.all(textKeyOf(textHash)) as [number, string, string][]) {
+    if (hash !== textHash) continue;
+    const row = candidate.get(id) as [number, number];
+    return { id, url, distance: popcount32((row[0] ^ hi) >>> 0) + popcount32((row[1] ^ lo) >>> 0), exact: true };
+  }
+  return null;
 }

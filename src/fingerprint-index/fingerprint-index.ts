@@ -13,15 +13,14 @@
  *   after catching up, so no other writer can slip a row in between.
  * - A URL is judged once. A URL already recorded (stored, rejected or skipped) gets its earlier
  *   decision back and nothing is written, so a crawl may re-process pages after a crash.
- * - Equal text hashes imply equal fingerprints (the fingerprint is a function of the text the hash is
- *   taken of), so an exact duplicate is always among the distance-0 candidates: the text hash needs no
- *   index of its own.
+ * - An exact duplicate (same text hash) is found on the text hash alone (text_key index), before
+ *   and independently of the fingerprint. With the second stage on (IndexOptions.verify), two
+ *   documents it would match are never both stored either: it runs in the same transaction, after
+ *   the k rule (see second-stage.ts).
  *
- * The in-memory view (candidate table, URL lookup of url-lookup.ts) is built on the first lookup,
- * write or getByUrl (table-loading.ts); stored(), rejected(), skipped(), stats() and inLinkCounts()
- * read SQLite only, so reports need not build it. The class reads as: opening, the API, judging a
- * document, the write transaction and the in-memory view. Statements and row mapping live in
- * index-statements.ts, opening the file in index-database.ts, argument checks in index-options.ts.
+ * The in-memory view (candidate table, URL lookup, second-stage keys) is built on the first lookup,
+ * write or getByUrl; reports read SQLite only. Statements: index-statements.ts; opening:
+ * index-database.ts; argument checks: index-options.ts.
  */
 import type Database from 'better-sqlite3';
 import { IndexError, ValidationError, describeValue } from '../errors.js';
@@ -30,7 +29,7 @@ import type {
 } from '../types.js';
 import { blockLayout, type BlockLayout } from './block-layout.js';
 import type { CandidateTable } from './candidate-table.js';
-import { findMatch, type Found, type Match } from './find-match.js';
+import { findExact, findMatch, type Found, type Match } from './find-match.js';
 import { IdList } from './id-list.js';
 import { openIndexDatabase, readIndexParams, wrapIndexFailure } from './index-database.js';
 import {
@@ -41,8 +40,8 @@ import {
   insertArguments, pagedRows, prepareStatements, toPriorDecision, toRejected, toStored, type DocumentRow, type IndexStatements,
   type IndexStats, type PriorRow, type SkippedRow, type Statement,
 } from './index-statements.js';
-import { PairedBlockTable } from './paired-block-table.js';
-import { loadInMemoryView, saveBucketCounts } from './table-loading.js';
+import { SecondStage } from './second-stage.js';
+import { loadInMemoryView, saveCountsIfDue } from './table-loading.js';
 import { urlKey } from './url-key.js';
 import { UrlLookup } from './url-lookup.js';
 
@@ -79,7 +78,9 @@ export class FingerprintIndex {
   /** Full passes over the documents table the last in-memory build took (0: not built yet). */
   #buildPasses = 0;
   /** Counter changes of the current write transaction, written once at its end. */
-  readonly #pending = { stored: 0, exact: 0, near: 0, skipped: 0 };
+  readonly #pending = { stored: 0, exact: 0, near: 0, similar: 0, skipped: 0 };
+  /** The verified second stage, or null when off; its key table is built and dropped with #table. */
+  readonly #second: SecondStage | null;
   readonly #write: <T>(body: () => T) => T;
   /** Catch-up and lookup in one read transaction (one lock round trip instead of two). */
   readonly #lookup: (hi: number, lo: number, textHash: string) => Found | null;
@@ -96,6 +97,7 @@ export class FingerprintIndex {
     this.readonly = options.readonly;
     this.#sql = prepareStatements(db, this.layout);
     this.#write = this.#writeTransaction(db);
+    this.#second = options.verify === null ? null : new SecondStage(options.verify, this.#sql.sketchRow);
     this.#lookup = db.transaction((hi: number, lo: number, textHash: string) => {
       this.#catchUp();
       return this.#find(hi, lo, textHash);
@@ -244,7 +246,7 @@ export class FingerprintIndex {
   /** Rows per kind (kept in a counts table, so this does not scan). */
   stats(): IndexStats {
     return this.#read(() => {
-      const counts = { stored: 0, exact: 0, near: 0, skipped: 0 };
+      const counts = { stored: 0, exact: 0, near: 0, similar: 0, skipped: 0 };
       for (const [kind, n] of this.#sql.counts.all() as [keyof IndexStats, number][]) counts[kind] = n;
       return counts;
     });
@@ -252,7 +254,7 @@ export class FingerprintIndex {
 
   /** Bytes of the in-memory table, URL tail and URL filter (0 before the first lookup). */
   get memoryBytes(): number {
-    return (this.#table?.byteLength ?? 0) + (this.#urls?.byteLength ?? 0);
+    return (this.#table?.byteLength ?? 0) + (this.#urls?.byteLength ?? 0) + (this.#table === null ? 0 : this.#second?.byteLength ?? 0);
   }
 
   /**
@@ -275,9 +277,10 @@ export class FingerprintIndex {
 
   // ------------------------------------------------------------------ judging a document
 
-  /** The stored document an exact duplicate or the nearest near duplicate, or null. */
+  /** The stored document with the same text hash (on its own index), else the nearest within k, or null. */
   #find(hi: number, lo: number, textHash: string): Found | null {
-    return findMatch(this.#table!, this.#sql.candidate, this.#candidates, this.params.distance, hi, lo, textHash);
+    const exact = findExact(this.#sql.exactByText, this.#sql.candidate, textHash, hi, lo);
+    return exact ?? findMatch(this.#table!, this.#sql.candidate, this.#candidates, this.params.distance, hi, lo, textHash);
   }
 
   /** The decision already recorded for a URL, or null. */
@@ -304,16 +307,23 @@ export class FingerprintIndex {
     const hi = doc.fingerprint.hi >>> 0;
     const lo = doc.fingerprint.lo >>> 0;
     const found = this.#find(hi, lo, doc.textHash);
-    const kind = found === null ? 'stored' : found.exact ? 'exact' : 'near';
+    const sketch = doc.sketch ?? null;
+    const similar = found === null && this.#second !== null && sketch !== null ? this.#second.find(hi, lo, sketch) : null;
+    const kind = found !== null ? (found.exact ? 'exact' : 'near') : similar !== null ? 'similar' : 'stored';
     const key = urlKey(doc.url);
-    const id = Number(this.#sql.insert.run(...insertArguments(this.layout, kind, doc, key, hi, lo, found)).lastInsertRowid);
+    const id = Number(this.#sql.insert.run(...insertArguments(this.layout, kind, doc, key, hi, lo, found ?? similar)).lastInsertRowid);
     // Inside BEGIN IMMEDIATE after catching up, nobody else can have added a row in between.
     this.#lastSeenId = id;
     this.#dirty = true;
     this.#urls!.add(key, id);
     this.#pending[kind]++;
+    if (similar !== null) {
+      const { distance, similarity, containment } = similar;
+      return { kind: 'similar', id, matchId: similar.id, matchUrl: similar.url, distance, similarity, containment };
+    }
     if (found === null) {
       this.#table!.add(id, hi, lo);
+      if (sketch !== null) this.#second?.add(id, sketch);
       return { kind: 'stored', id };
     }
     if (found.exact) return { kind: 'exact', id, matchId: found.id, matchUrl: found.url, distance: 0 };
@@ -329,7 +339,8 @@ export class FingerprintIndex {
       this.#urls!.sync(this.#lastSeenId);
       const result = body();
       this.#flushCounts();
-      this.#saveBucketCounts();
+      // Inside the transaction, so the counts commit or roll back with its rows.
+      this.#countsSavedUpTo = saveCountsIfDue(this.#db, this.layout, this.#table!, this.#lastSeenId, this.#options.saveCountsAfter, this.#countsSavedUpTo);
       if (this.#urls!.tailSize >= this.#options.urlMergeThreshold) {
         this.#dirty = true;
         this.#urls!.merge(this.#lastSeenId);
@@ -344,7 +355,7 @@ export class FingerprintIndex {
       try {
         return transaction.immediate(body) as T;
       } catch (error) {
-        this.#pending.stored = this.#pending.exact = this.#pending.near = this.#pending.skipped = 0;
+        this.#pending.stored = this.#pending.exact = this.#pending.near = this.#pending.similar = this.#pending.skipped = 0;
         // Rows this transaction added to the table were rolled back: rebuild from SQLite when next needed.
         if (this.#dirty) this.#invalidate();
         throw this.#wrap(error);
@@ -397,6 +408,7 @@ export class FingerprintIndex {
       this.#buildPasses = view.passes;
       this.#lastSeenId = maxId;
       this.#urls = new UrlLookup(this.#sql, view.filter, maxId);
+      this.#second?.load(this.#sql.sketchChunk, maxId);
       this.#table = view.table;
     } catch (error) {
       this.#invalidate();
@@ -404,28 +416,14 @@ export class FingerprintIndex {
     }
   }
 
-  /**
-   * Inside a write transaction: saves the table's bucket counts (of every stored document up to
-   * #lastSeenId, this transaction's included, so they commit or roll back together) once the index has
-   * grown enough since the last save.
-   */
-  #saveBucketCounts(): void {
-    const table = this.#table;
-    const upTo = this.#lastSeenId;
-    const every = this.#options.saveCountsAfter;
-    if (!(table instanceof PairedBlockTable) || upTo < every) return;
-    if (upTo - this.#countsSavedUpTo < Math.max(every, this.#countsSavedUpTo / 16)) return;
-    saveBucketCounts(this.#db, this.layout, table.bucketCounts(), upTo);
-    this.#countsSavedUpTo = upTo;
-  }
-
   /** Adds the rows other connections committed since this one last looked. */
   #catchUp(): void {
     const table = this.#table!;
     const urls = this.#urls!;
-    const rows = this.#sql.catchUp.all(this.#lastSeenId) as [number, number, number, number, number][];
-    for (const [id, isStored, hi, lo, key] of rows) {
+    const rows = this.#sql.catchUp.all(this.#lastSeenId) as [number, number, number, number, number, Uint8Array | null][];
+    for (const [id, isStored, hi, lo, key, sketch] of rows) {
       if (isStored === 1) table.add(id, hi, lo);
+      if (isStored === 1 && sketch !== null) this.#second?.add(id, sketch);
       urls.add(key, id);
       this.#lastSeenId = id;
     }
@@ -435,7 +433,7 @@ export class FingerprintIndex {
 
   #flushCounts(): void {
     const pending = this.#pending;
-    for (const kind of ['stored', 'exact', 'near', 'skipped'] as const) {
+    for (const kind of ['stored', 'exact', 'near', 'similar', 'skipped'] as const) {
       if (pending[kind] !== 0) {
         this.#sql.bumpCount.run(pending[kind], kind);
         pending[kind] = 0;
@@ -447,3 +445,4 @@ export class FingerprintIndex {
     return pagedRows((after: number) => this.#read(() => statement.all(after) as DocumentRow[]), 0, (r) => r.id);
   }
 }
+

@@ -9,7 +9,7 @@ import type { FingerprintParams } from '../types.js';
 import { blockLayout } from './block-layout.js';
 import type { ResolvedIndexOptions } from './index-options.js';
 import {
-  APPLICATION_ID, SCHEMA_VERSION, assertSameParams, paramsToJson, schemaStatements,
+  APPLICATION_ID, SCHEMA_1_TO_2, SCHEMA_VERSION, assertSameParams, paramsToJson, schemaStatements,
 } from './index-schema.js';
 import { validateParams } from '../fingerprint/fingerprint-params.js';
 import { URL_KEY_VERSION } from './url-key.js';
@@ -88,6 +88,14 @@ function createOrCheckSchema(db: Database.Database, path: string, options: Resol
   const stored = readSchema(db, path, readonly);
   if (stored !== null) {
     assertSameParams(stored, params, path);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version < SCHEMA_VERSION && readonly) {
+      throw new IndexError(
+        `Index \`${path}\` has schema version ${version}, made by an older neardup (this one writes ${SCHEMA_VERSION}): ` +
+          'rebuild it by running the crawl again, or `neardup dedup` over its corpus.jsonl, into a new --data directory',
+      );
+    }
+    if (version < SCHEMA_VERSION) for (const sql of SCHEMA_1_TO_2) db.exec(sql);
     return;
   }
   const layout = blockLayout(params.distance);

@@ -2,6 +2,7 @@
 import { ValidationError, describeValue } from '../errors.js';
 import { SKIP_REASONS, type Fingerprint, type FingerprintParams, type IndexCandidate, type SkipReason } from '../types.js';
 import { validateParams } from '../fingerprint/fingerprint-params.js';
+import { resolveSecondStage, type SecondStageOptions } from './second-stage.js';
 
 export interface IndexOptions {
   /** Fingerprint parameters; a database made with other ones is refused. */
@@ -23,6 +24,12 @@ export interface IndexOptions {
    * instead of two. @default 262144
    */
   readonly saveCountsAfter?: number;
+  /**
+   * The verified second stage (issue 11): after the k rule, candidates sharing sketch keys are
+   * confirmed on their sketches and rejected as `similar`. Null: the card's k-only behaviour.
+   * Documents need a sketch (IndexCandidate.sketch) to be judged by it. @default null
+   */
+  readonly verify?: SecondStageOptions | null;
 }
 
 /** IndexOptions checked, with every default filled in. */
@@ -49,7 +56,8 @@ export function resolveIndexOptions(options: IndexOptions): ResolvedIndexOptions
   const cacheSizeMb = intOption(options, 'cacheSizeMb', 8, 1, 65_536);
   const urlMergeThreshold = intOption(options, 'urlMergeThreshold', 262_144, 1, 16_777_216);
   const saveCountsAfter = intOption(options, 'saveCountsAfter', 262_144, 1, 2 ** 32);
-  return { params, busyTimeoutMs, readonly, cacheSizeMb, urlMergeThreshold, saveCountsAfter };
+  const verify = resolveSecondStage(options.verify);
+  return { params, busyTimeoutMs, readonly, cacheSizeMb, urlMergeThreshold, saveCountsAfter, verify };
 }
 
 function isCandidateFingerprint(value: unknown): value is Fingerprint {

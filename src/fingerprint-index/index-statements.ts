@@ -8,7 +8,8 @@ import { ValidationError, describeValue } from '../errors.js';
 import { fingerprintToBigInt } from '../fingerprint/fingerprint-codec.js';
 import type { Decision, DocumentMeta, IndexCandidate, RejectedDocument, SkipReason, StoredDocument } from '../types.js';
 import { blockValue, type BlockLayout } from './block-layout.js';
-import { blockColumns } from './index-schema.js';
+import { sketchToBytes } from '../fingerprint/shingle-sketch.js';
+import { blockColumns, textKeyOf } from './index-schema.js';
 
 /** Rows per page when iterating (no cursor stays open between yields, so callers may query meanwhile). */
 export const PAGE_ROWS = 1000;
@@ -16,16 +17,22 @@ export const PAGE_ROWS = 1000;
 export type Statement = Database.Statement;
 
 /** A URL's earlier decision as read back: [id, kind, distance, match id]. */
-export type PriorRow = [id: number, kind: 'stored' | 'exact' | 'near', distance: number | null, matchId: number | null];
+export type PriorRow = [
+  id: number, kind: 'stored' | 'exact' | 'near' | 'similar', distance: number | null, matchId: number | null,
+  similarity: number | null, containment: number | null,
+];
+
+/** A kind of judged document, as the documents table records it. */
+export type DocumentKind = 'stored' | 'exact' | 'near' | 'similar';
 
 const DOCUMENT_COLUMNS =
   'id, kind, url, (fingerprint >> 32) & 4294967295 AS hi, fingerprint & 4294967295 AS lo, text_hash, distance, ' +
-  'match_id, final_url, title, language, text_length, fetched_at, canonical_url, published_at, last_modified, depth';
+  'match_id, final_url, title, language, text_length, fetched_at, canonical_url, published_at, last_modified, depth, similarity, containment';
 
 /** A documents row as read with DOCUMENT_COLUMNS (fingerprint as two unsigned 32-bit halves). */
 export interface DocumentRow {
   id: number;
-  kind: 'stored' | 'exact' | 'near';
+  kind: DocumentKind;
   url: string;
   hi: number;
   lo: number;
@@ -41,6 +48,8 @@ export interface DocumentRow {
   published_at: string | null;
   last_modified: string | null;
   depth: number | null;
+  similarity: number | null;
+  containment: number | null;
 }
 
 /** Rows per kind. */
@@ -48,6 +57,7 @@ export interface IndexStats {
   readonly stored: number;
   readonly exact: number;
   readonly near: number;
+  readonly similar: number;
   readonly skipped: number;
 }
 
@@ -72,6 +82,9 @@ export interface IndexStatements {
   readonly priorIndexed: Statement;
   readonly probeSkipped: Statement;
   readonly candidate: Statement;
+  readonly exactByText: Statement;
+  readonly sketchRow: Statement;
+  readonly sketchChunk: Statement;
   readonly urlOf: Statement;
   readonly insert: Statement;
   readonly insertSkipped: Statement;
@@ -91,7 +104,8 @@ export interface IndexStatements {
 export function prepareStatements(db: Database.Database, layout: BlockLayout): IndexStatements {
   const insertColumns = [
     'kind', 'url', 'url_key', 'fingerprint', ...blockColumns(layout), 'text_hash', 'distance', 'match_id', 'final_url', 'title',
-    'language', 'text_length', 'fetched_at', 'canonical_url', 'published_at', 'last_modified', 'depth',
+    'language', 'text_length', 'fetched_at', 'canonical_url', 'published_at', 'last_modified', 'depth', 'text_key', 'sketch',
+    'similarity', 'containment',
   ];
   const p = (sql: string) => db.prepare(sql);
   return {
@@ -106,24 +120,27 @@ export function prepareStatements(db: Database.Database, layout: BlockLayout): I
     keyChunk: p(`SELECT group_concat(printf('%08x', url_key & 4294967295), '') FROM documents WHERE id > ? AND id <= ?`).pluck(),
     tailRows: p('SELECT id, url_key FROM documents WHERE id > ? AND id <= ? ORDER BY id').raw(),
     catchUp: p(
-      `SELECT id, kind = 'stored', (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url_key FROM documents
+      `SELECT id, kind = 'stored', (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url_key, sketch FROM documents
        WHERE id > ? ORDER BY id`,
     ).raw(),
     urlIndexedTo: p("SELECT value FROM counters WHERE name = 'url_indexed_to'").pluck(),
     setUrlIndexedTo: p("UPDATE counters SET value = ? WHERE name = 'url_indexed_to'"),
     mergeUrls: p('INSERT INTO url_index (url_key, id) SELECT url_key, id FROM documents WHERE id > ? AND id <= ? ORDER BY url_key, id'),
-    priorById: p('SELECT id, kind, distance, match_id FROM documents WHERE id = ? AND url = ?').raw(),
+    priorById: p('SELECT id, kind, distance, match_id, similarity, containment FROM documents WHERE id = ? AND url = ?').raw(),
     priorIndexed: p(
-      `SELECT id, kind, distance, match_id FROM documents
+      `SELECT id, kind, distance, match_id, similarity, containment FROM documents
        WHERE id IN (SELECT id FROM url_index WHERE url_key = ?) AND url = ? ORDER BY id LIMIT 1`,
     ).raw(),
     probeSkipped: p('SELECT reason FROM skipped WHERE url = ?').pluck(),
     candidate: p('SELECT (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url, text_hash FROM documents WHERE id = ?').raw(),
     urlOf: p('SELECT url FROM documents WHERE id = ?').pluck(),
+    exactByText: p("SELECT id, url, text_hash FROM documents WHERE text_key = ? AND kind = 'stored' ORDER BY id").raw(),
+    sketchRow: p('SELECT (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url, sketch FROM documents WHERE id = ?').raw(),
+    sketchChunk: p("SELECT id, sketch FROM documents WHERE id > ? AND id <= ? AND kind = 'stored' AND sketch IS NOT NULL").raw(),
     insert: p(`INSERT INTO documents (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`),
     insertSkipped: p('INSERT INTO skipped (url, reason, detail, at) VALUES (?, ?, ?, ?)'),
     bumpCount: p('UPDATE counters SET value = value + ? WHERE name = ?'),
-    counts: p("SELECT name, value FROM counters WHERE name IN ('stored', 'exact', 'near', 'skipped')").raw(),
+    counts: p("SELECT name, value FROM counters WHERE name IN ('stored', 'exact', 'near', 'similar', 'skipped')").raw(),
     insertLink: p('INSERT OR IGNORE INTO links (to_url, from_url) VALUES (?, ?)'),
     inLinks: p('SELECT to_url, count(*) FROM links GROUP BY to_url').raw(),
     byId: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ? AND kind = 'stored'`),
@@ -161,9 +178,11 @@ export function toRejected(row: DocumentRow): RejectedDocument {
   return {
     id: row.id,
     ...toMeta(row),
-    kind: row.kind as 'exact' | 'near',
+    kind: row.kind as 'exact' | 'near' | 'similar',
     distance: row.distance ?? 0,
     matchId: row.match_id ?? 0,
+    similarity: row.similarity,
+    containment: row.containment,
     fingerprint: { hi: row.hi, lo: row.lo },
     textHash: row.text_hash,
   };
@@ -184,10 +203,13 @@ export function* pagedRows<R, K>(fetchPage: (after: K) => R[], first: K, keyOf: 
 
 /** The decision recorded in a URL's row; `urlOf` reads the matched document's URL. */
 export function toPriorDecision(row: PriorRow, urlOf: Statement): Decision {
-  const [id, kind, distance, matchId] = row;
+  const [id, kind, distance, matchId, similarity, containment] = row;
   if (kind === 'stored') return { kind, id };
   const matchUrl = (urlOf.get(matchId) as string | undefined) ?? '';
   if (kind === 'exact') return { kind, id, matchId: matchId ?? 0, matchUrl, distance: 0 };
+  if (kind === 'similar') {
+    return { kind, id, matchId: matchId ?? 0, matchUrl, distance: distance ?? 0, similarity: similarity ?? 0, containment: containment ?? 0 };
+  }
   return { kind, id, matchId: matchId ?? 0, matchUrl, distance: distance ?? 0 };
 }
 
@@ -211,11 +233,14 @@ function optionalInt(doc: DocumentMeta, key: keyof DocumentMeta): number | null 
 export interface MatchedRow {
   readonly id: number;
   readonly distance: number;
+  /** Second-stage estimates (kind `similar`). */
+  readonly similarity?: number;
+  readonly containment?: number;
 }
 
 /** The arguments of the `insert` statement for a judged document (its fingerprint halves unsigned). */
 export function insertArguments(
-  layout: BlockLayout, kind: 'stored' | 'exact' | 'near', doc: IndexCandidate, key: number, hi: number, lo: number,
+  layout: BlockLayout, kind: DocumentKind, doc: IndexCandidate, key: number, hi: number, lo: number,
   found: MatchedRow | null,
 ): unknown[] {
   const args: unknown[] = [kind, doc.url, BigInt(key), fingerprintToBigInt({ hi, lo })];
@@ -233,6 +258,11 @@ export function insertArguments(
     optionalString(doc, 'publishedAt'),
     optionalString(doc, 'lastModified'),
     optionalInt(doc, 'depth'),
+    textKeyOf(doc.textHash),
+    // Only stored documents are ever compared with later ones: rejected rows keep no sketch.
+    kind === 'stored' && doc.sketch !== undefined && doc.sketch !== null ? sketchToBytes(doc.sketch) : null,
+    found?.similarity ?? null,
+    found?.containment ?? null,
   );
   return args;
 }

@@ -109,3 +109,17 @@ export function loadInMemoryView(db: Database.Database, rowChunk: Statement, lay
   const table = buildCandidateTable(layout, (visit) => rows(0, ++pass === 1)(visit), maxId);
   return { table, filter, passes: 2, countsSavedUpTo: null };
 }
+
+/**
+ * Inside a write transaction: saves a paired table's bucket counts (of every stored document up to
+ * `upTo`) once the index has grown enough since the last save (`savedUpTo`); returns the new
+ * savedUpTo.
+ */
+export function saveCountsIfDue(
+  db: Database.Database, layout: BlockLayout, table: CandidateTable, upTo: number, every: number, savedUpTo: number,
+): number {
+  if (!(table instanceof PairedBlockTable) || upTo < every) return savedUpTo;
+  if (upTo - savedUpTo < Math.max(every, savedUpTo / 16)) return savedUpTo;
+  saveBucketCounts(db, layout, table.bucketCounts(), upTo);
+  return upTo;
+}

@@ -64,6 +64,7 @@ interface RejectedRead {
   readonly distanceCounts: number[];
   readonly exact: number;
   readonly near: number;
+  readonly similar: number;
 }
 
 function readRejected(rejected: Iterable<RejectedDocument>, countHost: (doc: PageUrls) => void, threshold: number | null): RejectedRead {
@@ -73,6 +74,7 @@ function readRejected(rejected: Iterable<RejectedDocument>, countHost: (doc: Pag
   const distanceCounts: number[] = [];
   let exact = 0;
   let near = 0;
+  let similar = 0;
   for (const doc of rejected) {
     if (index.has(doc.id)) continue;
     index.set(doc.id, list.length);
@@ -80,6 +82,7 @@ function readRejected(rejected: Iterable<RejectedDocument>, countHost: (doc: Pag
     matchedIds.add(doc.matchId);
     countHost(doc);
     if (doc.kind === 'exact') exact++;
+    else if (doc.kind === 'similar') similar++;
     else near++;
     const d = doc.kind === 'exact' ? 0 : doc.distance;
     if (Number.isInteger(d) && d >= 0 && d <= 64) {
@@ -88,7 +91,7 @@ function readRejected(rejected: Iterable<RejectedDocument>, countHost: (doc: Pag
     }
   }
   if (threshold !== null) while (distanceCounts.length <= threshold) distanceCounts.push(0);
-  return { list, index, matchedIds, distanceCounts, exact, near };
+  return { list, index, matchedIds, distanceCounts, exact, near, similar };
 }
 
 /** The stored documents some rejected one matched (the others are only counted). */
@@ -199,6 +202,9 @@ function clusterMember(nodes: readonly Node[], i: number, p: number, primaryFp: 
   } else if (doc.textHash === nodes[p]!.doc.textHash) {
     kind = 'exact';
     distance = 0;
+  } else if (!node.stored && (doc as RejectedDocument).kind === 'similar' && node.match === p) {
+    kind = 'similar';
+    distance = (doc as RejectedDocument).distance;
   } else {
     kind = 'near';
     const fp = fingerprintOf(nodes, i);
@@ -216,11 +222,15 @@ function clusterMember(nodes: readonly Node[], i: number, p: number, primaryFp: 
     const r = doc as RejectedDocument;
     if (node.match >= 0) member.matchUrl = nodes[node.match]!.doc.url;
     member.matchDistance = r.kind === 'exact' ? 0 : r.distance;
+    if (r.kind === 'similar') {
+      member.similarity = r.similarity ?? 0;
+      member.containment = r.containment ?? 0;
+    }
   }
   return member;
 }
 
-const MEMBER_RANK = { primary: 0, exact: 1, near: 2 } as const;
+const MEMBER_RANK = { primary: 0, exact: 1, near: 2, similar: 3 } as const;
 
 /** One cluster of two or more members with a stored one: its primary and its members, primary first. */
 function buildCluster(members: readonly number[], ctx: ClusterContext): Omit<Cluster, 'id'> {
@@ -307,6 +317,7 @@ export function buildClusters(
     rejected: rejectedRead.list.length,
     exact: rejectedRead.exact,
     near: rejectedRead.near,
+    similar: rejectedRead.similar,
     skipped: skipped.skipped,
     skippedBy: skipped.skippedBy,
     clusters: clusters.length,

@@ -5,6 +5,8 @@
  * Member `kind` and `distance` are always relative to the cluster's primary:
  * - the primary itself is `primary`, distance 0;
  * - a member with the primary's normalised text hash is `exact`, distance 0;
+ * - a member the index rejected as `similar` (the second stage) against the primary is `similar`,
+ *   with its distance and the index's `similarity` (Jaccard) and `containment` estimates;
  * - every other member is `near`, with the Hamming distance of its fingerprint to the primary's.
  * When the primary is the stored document these are exactly the index's decisions. When the
  * evidence picks a rejected copy as the primary, the stored document becomes an ordinary member
@@ -17,7 +19,7 @@
 export interface ClusterMember {
   readonly url: string;
   /** Relation to the primary (see the module comment). */
-  readonly kind: 'primary' | 'exact' | 'near';
+  readonly kind: 'primary' | 'exact' | 'near' | 'similar';
   /** Hamming distance to the primary's fingerprint; 0 for the primary and exact copies. */
   readonly distance: number;
   /** The URL after redirects, when it differs from `url`. */
@@ -30,6 +32,9 @@ export interface ClusterMember {
   readonly matchUrl?: string;
   /** For a rejected member: the distance the index recorded against `matchUrl`. */
   readonly matchDistance?: number;
+  /** For a member the second stage rejected: the estimated Jaccard similarity and containment. */
+  readonly similarity?: number;
+  readonly containment?: number;
 }
 
 /** URLs that are the same document, with the one judged to be the original. */
@@ -77,6 +82,8 @@ export interface ClusterStats {
   readonly rejected: number;
   readonly exact: number;
   readonly near: number;
+  /** Rejected by the second stage. */
+  readonly similar: number;
   /** Pages neither stored nor judged (too short, fetch errors...); null when not known. */
   readonly skipped: number | null;
   /** Skipped pages by reason; empty when not known. */

@@ -55,6 +55,7 @@ ul.reasons{margin:0;padding-left:18px}
 .badge.primary{background:#dcebdc;color:#215a21}
 .badge.exact{background:#e4ecf7;color:#24497a}
 .badge.near{background:#f7eddc;color:#7a5216}
+.badge.similar{background:#f7dfe6;color:#7a2443}
 .badge.stored{background:#ece4f7;color:#4b2b7a}
 details summary{cursor:pointer;color:var(--accent)}
 table.members{margin-top:8px;font-size:13px}
@@ -78,6 +79,7 @@ function summaryHtml(stats: ClusterStats): string {
     ['rejected', `${num(stats.rejected)}`],
     ['exact duplicates', num(stats.exact)],
     ['near duplicates', num(stats.near)],
+    ['similar (second stage)', num(stats.similar)],
     ['skipped', stats.skipped === null ? '—' : num(stats.skipped)],
     ['clusters', num(stats.clusters)],
     ['URLs in clusters', num(stats.clusteredDocuments)],
@@ -172,12 +174,13 @@ function membersHtml(cluster: Cluster, maxMembers: number): string {
     const redirect = m.finalUrl === undefined ? '' : `<div class="sub">→ ${urlHtml(m.finalUrl)}</div>`;
     const matched = m.matchUrl === undefined || m.matchUrl === cluster.primary ? ''
       : `<div class="sub">index matched ${urlHtml(m.matchUrl)} at distance ${m.matchDistance ?? ''}</div>`;
-    return `<tr><td>${badges}</td><td class="num">${m.distance}</td><td>${urlHtml(m.url)}${redirect}${matched}</td><td>${titleHtml(m.title)}</td></tr>`;
+    const similarity = m.similarity === undefined ? '' : `${m.similarity.toFixed(2)}${m.containment === undefined ? '' : ` (contained ${m.containment.toFixed(2)})`}`;
+    return `<tr><td>${badges}</td><td class="num">${m.distance}</td><td class="num">${similarity}</td><td>${urlHtml(m.url)}${redirect}${matched}</td><td>${titleHtml(m.title)}</td></tr>`;
   });
   const more = cluster.members.length > shown.length
     ? `<p class="note">${num(cluster.members.length - shown.length)} more members in the JSON and CSV reports.</p>` : '';
   return `<details><summary>${num(cluster.size)} members</summary><table class="members"><thead><tr>`
-    + '<th>kind</th><th class="num">distance</th><th>URL</th><th>title</th>'
+    + '<th>kind</th><th class="num">distance</th><th class="num">similarity</th><th>URL</th><th>title</th>'
     + `</tr></thead><tbody>${rows.join('')}</tbody></table>${more}</details>`;
 }
 

@@ -15,7 +15,7 @@ import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import { tokenize } from './tokenize.js';
 
 export interface DetectLanguageOptions {
-  /** Characters from the start of the text that are examined (bounded for speed). @default 256 */
+  /** Characters of the token sample (tokens joined by one space) that are examined (bounded for speed). @default 256 */
   readonly maxChars?: number;
   /** Texts shorter than this (after slicing) are 'und', as in franc. @default 10 */
   readonly minLength?: number;
@@ -288,16 +288,51 @@ function refine(lang: string, sample: string): string {
 }
 
 /**
- * ISO 639-3 code of the text's language ('und' when unknown or too short): franc-min on the first
- * `maxChars` characters, with Catalan told apart from Spanish, Portuguese, Italian, French and
- * Romanian, and Russian from Bulgarian and Ukrainian, by distinctive stop words.
+ * The sample language detection reads: the tokens joined by one space, up to `maxChars` characters
+ * (a token cut at the limit is cut, not dropped). It depends on the token sequence alone, so texts
+ * that differ only in spacing, punctuation, case or line breaks give the same sample — and so the
+ * same language, stop words, stems and fingerprint (the normaliser's invariant).
  */
-export function detectLanguage(text: string, options: DetectLanguageOptions = {}): string {
-  const maxChars = options.maxChars ?? 256;
-  const minLength = options.minLength ?? 10;
-  let sample = text.length > maxChars ? text.slice(0, maxChars) : text;
+export function languageSample(tokens: ArrayLike<string>, maxChars = 256): string {
+  let sample = '';
+  for (let i = 0; i < tokens.length && sample.length < maxChars; i++) sample += i === 0 ? tokens[i]! : ` ${tokens[i]!}`;
+  if (sample.length > maxChars) sample = sample.slice(0, maxChars);
   // Never end the sample on half a surrogate pair.
   const last = sample.charCodeAt(sample.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) sample = sample.slice(0, -1);
-  return refine(francMin(sample, minLength), sample);
+  return sample;
+}
+
+/**
+ * ISO 639-3 code of the language of a token sequence ('und' when unknown or too short): franc-min on
+ * languageSample(tokens), with Catalan told apart from Spanish, Portuguese, Italian, French and
+ * Romanian, and Russian from Bulgarian and Ukrainian, by distinctive stop words.
+ */
+export function detectTokenLanguage(tokens: ArrayLike<string>, options: DetectLanguageOptions = {}): string {
+  const sample = languageSample(tokens, options.maxChars ?? 256);
+  return refine(francMin(sample, options.minLength ?? 10), sample);
+}
+
+/**
+ * The language of a text, decided from its tokens (detectTokenLanguage of tokenize(text)), never from
+ * its characters: extra spaces or commas do not change the answer.
+ */
+export function detectLanguage(text: string, options: DetectLanguageOptions = {}): string {
+  return detectTokenLanguage(leadingTokensOf(text, options.maxChars ?? 256), options);
+}
+
+/**
+ * Enough of the text's first tokens for languageSample(…, maxChars): tokenises growing prefixes
+ * rather than the whole text (a prefix's last token may be cut, so it is dropped unless the prefix
+ * is the whole text).
+ */
+function leadingTokensOf(text: string, maxChars: number): string[] {
+  for (let length = 4 * maxChars + 64; ; length *= 4) {
+    if (length >= text.length) return tokenize(text);
+    const tokens = tokenize(text.slice(0, length));
+    tokens.pop();
+    let chars = 0;
+    for (const token of tokens) chars += token.length + 1;
+    if (chars > maxChars) return tokens;
+  }
 }

@@ -10,6 +10,9 @@ export function normalizeText(text: string): string {
   // String.prototype.isWellFormed/toWellFormed exist in Node 20; the ES2023 lib does not declare them.
   const str = text as unknown as { isWellFormed(): boolean; toWellFormed(): string };
   const wellFormed = str.isWellFormed() ? text : str.toWellFormed();
-  // Folding needs the letters' case (see foldHomoglyphs), so it runs between NFKC and lower-casing.
-  return foldHomoglyphs(wellFormed.normalize('NFKC')).toLowerCase();
+  // Folding needs the letters' case (see foldHomoglyphs), so it runs before lower-casing. It runs
+  // before NFKC too, because NFKC turns some look-alikes into letters that are none (lunate sigma
+  // `ϲ`, a look-alike of `c`, becomes `ς`), and after it, for look-alikes that NFKC makes (fullwidth
+  // and mathematical letters).
+  return foldHomoglyphs(foldHomoglyphs(wellFormed).normalize('NFKC')).toLowerCase();
 }

@@ -3,5 +3,9 @@
  * the tokeniser, language detection, stop-word lists and stemmers, shingling and feature hashing.
  * It is stored with every index (FingerprintParams.normalizerVersion); bump it on any change that
  * can move a fingerprint, so that an index built with the old rules refuses to open.
+ *
+ * 1: language detected on the first 256 normalised characters.
+ * 2: language detected on the tokens (detectTokenLanguage), so that the fingerprint depends on the
+ *    token sequence alone (spacing and punctuation had changed the language, hence the stems).
  */
-export const NORMALIZER_VERSION = 1;
+export const NORMALIZER_VERSION = 2;

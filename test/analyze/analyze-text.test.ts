@@ -61,7 +61,7 @@ describe('analyzeText: pinned values (shingles of 3, unit weighting, normaliser 
 
   it('pins the normaliser version', () => {
     expect(params.normalizerVersion).toBe(NORMALIZER_VERSION);
-    expect(NORMALIZER_VERSION).toBe(1);
+    expect(NORMALIZER_VERSION).toBe(2);
   });
 });
 

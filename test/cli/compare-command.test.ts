@@ -40,21 +40,24 @@ const realDistance = (a: string, b: string) => hammingDistance(analyzeText(a, pa
 
 describe('neardup compare', () => {
   it('calls a homoglyph copy a near-duplicate at distance 0', async () => {
-    expect(await run('compare', files.original!, files.homoglyphCopy!)).toBe('0 near-duplicate\n');
+    expect(await run('compare', files.original!, files.homoglyphCopy!)).toBe('0 near-duplicate similarity 1.000 containment 1.000\n');
   });
 
   it('calls different texts distinct, with their real distance', async () => {
     const d = realDistance(original, other);
     expect(d).toBeGreaterThan(3);
-    expect(await run('compare', files.original!, files.other!)).toBe(`${d} distinct\n`);
+    expect(await run('compare', files.original!, files.other!)).toMatch(new RegExp(`^${d} distinct similarity 0\\.\\d{3} containment 0\\.\\d{3}\n$`));
+    expect(await run('compare', '--verify', 'off', files.original!, files.other!)).toBe(`${d} distinct\n`);
   });
 
   it('uses --distance as the threshold', async () => {
     const d = realDistance(original, edited);
     expect(d).toBeGreaterThan(0);
     expect(d).toBeLessThanOrEqual(31);
-    expect(await run('compare', '--distance', String(d), files.original!, files.edited!)).toBe(`${d} near-duplicate\n`);
-    expect(await run('compare', '--distance', String(d - 1), files.original!, files.edited!)).toBe(`${d} distinct\n`);
+    expect(await run('compare', '--verify', 'off', '--distance', String(d), files.original!, files.edited!)).toBe(`${d} near-duplicate\n`);
+    expect(await run('compare', '--verify', 'off', '--distance', String(d - 1), files.original!, files.edited!)).toBe(`${d} distinct\n`);
+    // This edit rewrote most of the text: the second stage does not call it similar either.
+    expect(await run('compare', '--distance', String(d - 1), files.original!, files.edited!)).toMatch(new RegExp(`^${d} distinct similarity 0\\.\\d{3} containment`));
   });
 
   it('compares main texts with --html', async () => {
@@ -62,12 +65,12 @@ describe('neardup compare', () => {
     const b = join(dir, 'b.html');
     writeFileSync(a, `<html><body><header>Site A</header><article><p>${original}</p></article><footer>(c) A</footer></body></html>`);
     writeFileSync(b, `<html><body><div class="menu">Other site menu</div><main><p>${original}</p></main></body></html>`);
-    expect(await run('compare', '--html', a, b)).toBe('0 near-duplicate\n');
+    expect(await run('compare', '--html', a, b)).toBe('0 near-duplicate similarity 1.000 containment 1.000\n');
   });
 
   it('prints JSON with --json', async () => {
     const out = JSON.parse(await run('compare', '--json', files.original!, files.homoglyphCopy!)) as Record<string, unknown>;
-    expect(out).toMatchObject({ distance: 0, verdict: 'near-duplicate', threshold: 3, exact: true });
+    expect(out).toMatchObject({ distance: 0, verdict: 'near-duplicate', threshold: 3, exact: true, similarity: 1, containment: 1 });
   });
 
   it.each([
@@ -87,6 +90,6 @@ describe('neardup compare', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     const ok = spawnSync(process.execPath, [bin, 'compare', files.original!, files.homoglyphCopy!], { encoding: 'utf8' });
     expect(ok.status).toBe(0);
-    expect(ok.stdout).toBe('0 near-duplicate\n');
+    expect(ok.stdout).toBe('0 near-duplicate similarity 1.000 containment 1.000\n');
   });
 });

@@ -40,7 +40,7 @@ describe('neardup dedup', () => {
     const { code, stdout } = await runInProcess(['dedup', join(dir, 'a.txt'), '--data', join(dir, 'data'), '--workers', '1']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^dedup: 1 document in [\d.]+ s \(\d+ docs\/s, 1 worker\)$/m);
-    expect(stdout).toMatch(/stored 1, rejected 0 \(exact 0, near 0\), skipped 0, errors 0/);
+    expect(stdout).toMatch(/stored 1, rejected 0 \(exact 0, near 0, similar 0\), skipped 0, errors 0/);
   });
 
   it.each([

@@ -38,7 +38,7 @@ describe('check-and-insert decisions (k = 3)', () => {
     expect(index.checkAndInsert(candidate('https://b.example/1', BASE, 'same'))).toEqual({
       kind: 'exact', id: 2, matchId: 1, matchUrl: 'https://a.example/1', distance: 0,
     });
-    expect(index.stats()).toEqual({ stored: 1, exact: 1, near: 0, skipped: 0 });
+    expect(index.stats()).toEqual({ stored: 1, exact: 1, near: 0, similar: 0, skipped: 0 });
   });
 
   // Flip positions are bit numbers from the top (0 = bit 63). The four 16-bit blocks start at 0, 16, 32, 48.
@@ -85,12 +85,14 @@ describe('check-and-insert decisions (k = 3)', () => {
     expect(index.checkAndInsert(candidate('u:mid', flipBits(BASE, [2, 3])))).toMatchObject({ kind: 'near', matchId: 1, distance: 2 });
   });
 
-  it('reports exact before near, and near at distance 0 when only the fingerprint is equal', () => {
+  it('reports exact (on the text hash alone) before near, and near at distance 0 when only the fingerprint is equal', () => {
     const index = open(':memory:');
     index.checkAndInsert(candidate('u:1', BASE, 'hash-1'));
     expect(index.check(BASE, 'hash-1')).toEqual({ id: 1, url: 'u:1', kind: 'exact', distance: 0 });
     expect(index.check(BASE, 'hash-2')).toEqual({ id: 1, url: 'u:1', kind: 'near', distance: 0 });
-    expect(index.check(flipBits(BASE, [9, 10, 11, 12]), 'hash-1')).toBeNull();
+    // The text hash is looked up on its own: an equal text is exact whatever the fingerprint.
+    expect(index.check(flipBits(BASE, [9, 10, 11, 12]), 'hash-1')).toEqual({ id: 1, url: 'u:1', kind: 'exact', distance: 4 });
+    expect(index.check(flipBits(BASE, [9, 10, 11, 12]), 'hash-2')).toBeNull();
     expect(index.check(null, 'hash-1')).toBeNull();
   });
 
@@ -176,7 +178,7 @@ describe('bulk and idempotence', () => {
       { kind: 'skipped', reason: 'no-text' },
       { kind: 'skipped', reason: 'no-text' },
     ]);
-    expect(index.stats()).toEqual({ stored: 1, exact: 0, near: 1, skipped: 1 });
+    expect(index.stats()).toEqual({ stored: 1, exact: 0, near: 1, similar: 0, skipped: 1 });
   });
 
   it('a URL already recorded returns its earlier decision and writes nothing', () => {
@@ -212,7 +214,7 @@ describe('bulk and idempotence', () => {
     expect(index.getByUrl('https://a.example/')).toEqual(stored);
     const rejected = {
       id: 2, url: 'https://b.example/', kind: 'near', distance: 1, matchId: 1, fingerprint: flipBits(fp, [2]), textHash: 'h2',
-      finalUrl: null, canonicalUrl: null, publishedAt: null, lastModified: null, depth: null,
+      finalUrl: null, canonicalUrl: null, publishedAt: null, lastModified: null, depth: null, similarity: null, containment: null,
     };
     expect(index.getByUrl('https://b.example/')).toEqual(rejected);
     expect(index.getByUrl('https://nowhere.example/')).toBeUndefined();
@@ -293,6 +295,13 @@ describe('the database file', () => {
     expect(attempt).toThrow(new RegExp(`${name} `));
   });
 
+  it('an index built by another normaliser says how to rebuild it', () => {
+    open('old-normaliser.db').close();
+    opened = [];
+    const attempt = () => FingerprintIndex.open(join(temp.dir, 'old-normaliser.db'), { params: { ...K3, normalizerVersion: K3.normalizerVersion + 1 } });
+    expect(attempt).toThrow(/older normaliser \(v1; this neardup uses v2\).*rebuild it by running the crawl again, or `neardup dedup` over its corpus\.jsonl/);
+  });
+
   it('a second connection sees what the first added since it last looked', () => {
     const a = open('shared.db');
     const b = open('shared.db');
@@ -302,7 +311,7 @@ describe('the database file', () => {
     expect(b.checkAndInsert(candidate('u:b', flipBits(BASE, [7, 8])))).toMatchObject({ kind: 'near', matchId: 1 });
     a.checkAndInsert(candidate('u:c', flipBits(BASE, [20, 21, 22, 23, 24, 25])));
     expect(b.checkAndInsert(candidate('u:d', flipBits(BASE, [20, 21, 22, 23, 24])))).toMatchObject({ kind: 'near', matchId: 3, distance: 1 });
-    expect(a.stats()).toEqual({ stored: 2, exact: 0, near: 2, skipped: 0 });
+    expect(a.stats()).toEqual({ stored: 2, exact: 0, near: 2, similar: 0, skipped: 0 });
   });
 
   it('finds every URL before and after the newest ones are merged into url_index, across connections', () => {
@@ -541,7 +550,7 @@ describe('validation at the boundary', () => {
     const index = open(':memory:');
     expect(() => index.checkAndInsert(doc as unknown as IndexCandidate)).toThrow(ValidationError);
     expect(() => index.checkAndInsert(doc as unknown as IndexCandidate)).toThrow(message);
-    expect(index.stats()).toEqual({ stored: 0, exact: 0, near: 0, skipped: 0 });
+    expect(index.stats()).toEqual({ stored: 0, exact: 0, near: 0, similar: 0, skipped: 0 });
   });
 
   it.each([

@@ -18,7 +18,7 @@ export const REQUEST_TIMEOUT_SECS = 3;
 
 /** What the crawl recorded for one URL. */
 export interface Outcome {
-  readonly kind: 'stored' | 'exact' | 'near' | 'skipped';
+  readonly kind: 'stored' | 'exact' | 'near' | 'similar' | 'skipped';
   readonly url: string;
   readonly reason?: string;
   readonly detail?: string | null;

@@ -1,0 +1,113 @@
+/**
+ * The index's verified second stage (issue 11): after the k rule has found nothing, the stored
+ * documents sharing `minSharedKeys` of the new document's `candidateKeys` smallest sketch values
+ * (SketchKeyTable) are read back with their sketches and confirmed by verifySimilar (distance ≤ K,
+ * Jaccard or containment over the thresholds). The best confirmed one (highest Jaccard, then the
+ * lowest id) is the match.
+ *
+ * Runs inside the index's write transaction like the k rule, so "two documents the second stage
+ * would match are never both stored" holds across threads and processes as it does for `near`: the
+ * key table is caught up with other writers' rows before the decision (see FingerprintIndex).
+ */
+import { ValidationError, describeValue } from '../errors.js';
+import { popcount32 } from '../fingerprint/fingerprint-codec.js';
+import { sketchFromBytes } from '../fingerprint/shingle-sketch.js';
+import { verifySimilar, type VerifyThresholds } from '../fingerprint/verify-similar.js';
+import { IdList } from './id-list.js';
+import type { Statement } from './index-statements.js';
+import { SketchKeyTable } from './sketch-key-table.js';
+
+/** IndexOptions.verify: the second stage's settings (config `verify`, enabled). */
+export interface SecondStageOptions extends VerifyThresholds {
+  /** Smallest sketch values each stored document is filed under. */
+  readonly candidateKeys: number;
+  /** Keys a candidate must share. */
+  readonly minSharedKeys: number;
+}
+
+/** A stored document the second stage confirmed. */
+export interface SimilarMatch {
+  readonly id: number;
+  readonly url: string;
+  readonly distance: number;
+  readonly similarity: number;
+  readonly containment: number;
+}
+
+/** Checks IndexOptions.verify (null or absent: the stage is off). */
+export function resolveSecondStage(value: unknown): SecondStageOptions | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object') throw new ValidationError(`Expected \`verify\` to be second-stage settings or null, got ${describeValue(value)}`);
+  const v = value as Record<string, unknown>;
+  const int = (name: string, min: number, max: number) => {
+    const x = v[name];
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) throw new ValidationError(`Expected \`verify.${name}\` to be an integer ${min}–${max}, got ${describeValue(x)}`);
+    return x;
+  };
+  const share = (name: string, max: number) => {
+    const x = v[name];
+    if (typeof x !== 'number' || !(x >= 0 && x <= max)) throw new ValidationError(`Expected \`verify.${name}\` to be a number 0–${max}, got ${describeValue(x)}`);
+    return x;
+  };
+  return Object.freeze({
+    maxDistance: int('maxDistance', 0, 64), sketchSize: int('sketchSize', 1, 1024), candidateKeys: int('candidateKeys', 1, 32),
+    minSharedKeys: int('minSharedKeys', 1, 32), jaccard: share('jaccard', 1), containment: share('containment', 2),
+    minContainmentSamples: int('minContainmentSamples', 1, 1024),
+  });
+}
+
+export class SecondStage {
+  readonly options: SecondStageOptions;
+  readonly #sketchRow: Statement;
+  readonly #list = new IdList();
+  #table: SketchKeyTable;
+
+  constructor(options: SecondStageOptions, sketchRow: Statement) {
+    this.options = options;
+    this.#sketchRow = sketchRow;
+    this.#table = this.#emptyTable();
+  }
+
+  /** Rebuilds the key table from the stored sketches of ids 1..maxId (`chunk(after, upTo)` reads [id, sketch] rows). */
+  load(chunk: Statement, maxId: number): void {
+    this.#table = this.#emptyTable();
+    const step = 65_536;
+    for (let after = 0; after < maxId; after += step) {
+      for (const [id, bytes] of chunk.all(after, Math.min(maxId, after + step)) as [number, Uint8Array][]) this.#table.add(id, sketchFromBytes(bytes));
+    }
+  }
+
+  /** Files a stored document's sketch (stored bytes or the sketch itself). */
+  add(id: number, sketch: Uint32Array | Uint8Array): void {
+    this.#table.add(id, sketch instanceof Uint8Array ? sketchFromBytes(sketch) : sketch);
+  }
+
+  /** Bytes of the key table. */
+  get byteLength(): number {
+    return this.#table.byteLength;
+  }
+
+  /** The stored document the second stage confirms for (hi, lo, sketch), or null. */
+  find(hi: number, lo: number, sketch: Uint32Array): SimilarMatch | null {
+    const list = this.#list;
+    list.clear();
+    this.#table.candidates(sketch, list, this.options.minSharedKeys);
+    let best: SimilarMatch | null = null;
+    for (let i = 0; i < list.count; i++) {
+      const id = list.ids[i]!;
+      const row = this.#sketchRow.get(id) as [number, number, string, Uint8Array | null] | undefined;
+      if (row === undefined || row[3] === null) continue;
+      const distance = popcount32((row[0] ^ hi) >>> 0) + popcount32((row[1] ^ lo) >>> 0);
+      const outcome = verifySimilar(distance, sketch, sketchFromBytes(row[3]), this.options);
+      if (!outcome.similar) continue;
+      if (best === null || outcome.jaccard > best.similarity || (outcome.jaccard === best.similarity && id < best.id)) {
+        best = { id, url: row[2], distance, similarity: outcome.jaccard, containment: outcome.containment };
+      }
+    }
+    return best;
+  }
+
+  #emptyTable(): SketchKeyTable {
+    return new SketchKeyTable({ keys: this.options.candidateKeys });
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * A compact sketch of a document's set of features (its shingles, as hashed for the simhash): the
+ * `size` smallest distinct values of a 32-bit mix of each feature hash (a bottom-k sketch, Broder
+ * 1997 / Cohen & Kaplan 2007). From two sketches alone one estimates the Jaccard similarity of the
+ * two feature sets and how much of one set the other holds (containment) — see sketch-similarity.ts.
+ *
+ * Why bottom-k (scripts/measure-second-stage.ts measured it beside one-permutation b-bit MinHash on
+ * the dev pairs): at equal bytes its Jaccard error is close, it is the one of the two that estimates
+ * containment (an excerpt, or an article with comments appended) without knowing the set sizes, and a
+ * text with fewer distinct features than `size` is sketched exactly (its whole set), which is where
+ * short pages sit.
+ *
+ * Storage: `4 · length` bytes (uint32 values, ascending, distinct); length = min(size, distinct
+ * features). Pure; no allocation per feature.
+ */
+import { fmix32 } from './murmur-hash.js';
+
+/** Largest sketch size accepted (values kept per document). */
+export const MAX_SKETCH_SIZE = 1024;
+
+/** The 32-bit value a feature hash (hi, lo) takes in the sketch: well mixed whatever the feature hash (Rabin's low bits are not). */
+export function sketchValue(hi: number, lo: number): number {
+  return fmix32((hi ^ fmix32(lo ^ 0x5bd1e995)) >>> 0);
+}
+
+/**
+ * Bottom-`size` sketch of the features whose hashes are hi/lo[0..count) (repeats counted once).
+ * Returns the values ascending in a Uint32Array of length min(size, distinct features).
+ */
+export function shingleSketch(hi: Uint32Array, lo: Uint32Array, count: number, size: number): Uint32Array {
+  if (!Number.isInteger(size) || size < 1 || size > MAX_SKETCH_SIZE) {
+    throw new RangeError(`Expected \`size\` to be an integer 1–${MAX_SKETCH_SIZE}, got ${String(size)}`);
+  }
+  const top = new Uint32Array(size);
+  let length = 0;
+  for (let i = 0; i < count; i++) {
+    const v = sketchValue(hi[i]!, lo[i]!);
+    // Once full, most values are above the largest kept one: one comparison and on.
+    if (length === size && v >= top[size - 1]!) continue;
+    // Binary search for v's place among top[0..length).
+    let low = 0;
+    let high = length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (top[mid]! < v) low = mid + 1;
+      else high = mid;
+    }
+    if (low < length && top[low] === v) continue; // a repeated feature
+    const end = length === size ? size - 1 : length;
+    top.copyWithin(low + 1, low, end);
+    top[low] = v;
+    if (length < size) length++;
+  }
+  return length === size ? top : top.slice(0, length);
+}
+
+/** This machine stores uint32 little-endian (then a sketch's bytes are its memory, copied as is). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/** Bytes of a sketch as stored (uint32 little-endian values). */
+export function sketchToBytes(sketch: Uint32Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(sketch.buffer.slice(sketch.byteOffset, sketch.byteOffset + sketch.byteLength));
+  const out = new Uint8Array(sketch.length * 4);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < sketch.length; i++) view.setUint32(i * 4, sketch[i]!, true);
+  return out;
+}
+
+/** The sketch stored as `sketchToBytes` wrote it. */
+export function sketchFromBytes(bytes: Uint8Array): Uint32Array {
+  if (bytes.length % 4 !== 0) throw new RangeError(`Expected sketch bytes to be a multiple of 4 long, got ${bytes.length}`);
+  if (LITTLE_ENDIAN) return new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const out = new Uint32Array(bytes.length / 4);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < out.length; i++) out[i] = view.getUint32(i * 4, true);
+  return out;
+}
+
+/**
+ * Whether two sketches share at least `minShared` of their `keys` smallest values (fewer when a
+ * sketch is shorter): the second stage's candidate rule (a document is filed under its `keys`
+ * smallest sketch values and looked up by them, see SketchKeyTable). Two sets with Jaccard J share
+ * their single smallest value with probability J; with 8 keys and 2 shared, every dev-pair positive
+ * with J ≥ 0.5 met its original (scripts/measure-second-stage.ts), while unrelated documents, which
+ * meet on one small value now and then, hardly ever meet on two.
+ */
+export function sharesCandidateKey(a: Uint32Array, b: Uint32Array, keys: number, minShared = 1): boolean {
+  const na = Math.min(keys, a.length);
+  const nb = Math.min(keys, b.length);
+  const need = Math.max(1, Math.min(minShared, na, nb));
+  let shared = 0;
+  let i = 0;
+  let j = 0;
+  while (i < na && j < nb) {
+    if (a[i] === b[j]) {
+      if (++shared >= need) return true;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) {
+      i++;
+    } else {
+      j++;
+    }
+  }
+  return false;
+}

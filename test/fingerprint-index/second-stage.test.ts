@@ -1,0 +1,99 @@
+/**
+ * The index's exact check on the text hash alone and its verified second stage (kind `similar`):
+ * decisions, what is recorded and read back, and the same decisions from a second connection.
+ */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config.js';
+import { FingerprintIndex } from '../../src/fingerprint-index/fingerprint-index.js';
+import { shingleSketch } from '../../src/fingerprint/shingle-sketch.js';
+import type { IndexCandidate } from '../../src/types.js';
+import { flipBits, paramsFor, tempDir } from './index-test-helpers.js';
+
+const K3 = paramsFor(3);
+const verify = defaultConfig().verify;
+const BASE = { hi: 0x12345678, lo: 0x9abcdef0 };
+const FAR = flipBits(BASE, [0, 5, 9, 14, 20, 27, 33, 40, 47, 52, 58, 63]); // 12 bits away
+
+/** The sketch of features numbered from..to-1. */
+function sketchOf(from: number, to: number): Uint32Array {
+  const ids = Array.from({ length: to - from }, (_, i) => from + i);
+  return shingleSketch(Uint32Array.from(ids, (id) => Math.imul(id, 0x9e3779b1) >>> 0), Uint32Array.from(ids, (id) => id), ids.length, verify.sketchSize);
+}
+const doc = (url: string, fingerprint = BASE, textHash = `hash:${url}`, sketch: Uint32Array | null = null): IndexCandidate => ({ url, fingerprint, textHash, sketch });
+
+describe('exact duplicates by text hash, second stage', () => {
+  let temp: ReturnType<typeof tempDir>;
+  let opened: FingerprintIndex[] = [];
+  const open = (name: string, on = true) => {
+    const index = FingerprintIndex.open(join(temp.dir, name), { params: K3, verify: on ? verify : null });
+    opened.push(index);
+    return index;
+  };
+  beforeEach(() => {
+    temp = tempDir();
+    opened = [];
+  });
+  afterEach(() => {
+    for (const index of opened) index.close();
+    temp.remove();
+  });
+
+  it('finds an exact duplicate on its text hash whatever its fingerprint', () => {
+    const index = open('exact.db');
+    expect(index.checkAndInsert(doc('u:1', BASE, 'same'))).toEqual({ kind: 'stored', id: 1 });
+    expect(index.checkAndInsert(doc('u:2', FAR, 'same'))).toMatchObject({ kind: 'exact', matchId: 1, matchUrl: 'u:1' });
+    expect(index.check(FAR, 'same')).toMatchObject({ kind: 'exact', id: 1 });
+  });
+
+  it('rejects as similar a copy beyond k whose sketch passes, with distance, similarity and containment, everywhere', () => {
+    const index = open('similar.db');
+    index.checkAndInsert(doc('u:1', BASE, 'h1', sketchOf(0, 2000)));
+    const decision = index.checkAndInsert(doc('u:2', FAR, 'h2', sketchOf(40, 2040)));
+    expect(decision).toMatchObject({ kind: 'similar', matchId: 1, matchUrl: 'u:1', distance: 12 });
+    const { similarity, containment } = decision as { similarity: number; containment: number };
+    expect(similarity).toBeGreaterThan(verify.jaccard);
+    expect(containment).toBeGreaterThan(0.9);
+    expect(index.getByUrl('u:2')).toMatchObject({ kind: 'similar', distance: 12, matchId: 1, similarity, containment });
+    expect([...index.rejected()].map((r) => r.kind)).toEqual(['similar']);
+    expect(index.stats()).toMatchObject({ stored: 1, similar: 1 });
+    expect(index.checkAndInsert(doc('u:2', FAR, 'h2', sketchOf(40, 2040)))).toEqual(decision); // judged once
+    // An excerpt: contained, not alike by Jaccard.
+    expect(index.checkAndInsert(doc('u:3', FAR, 'h3', sketchOf(0, 1000)))).toMatchObject({ kind: 'similar', matchId: 1 });
+  });
+
+  it('stores what the sketch does not confirm, what lies beyond K, and everything when off', () => {
+    const index = open('no.db');
+    index.checkAndInsert(doc('u:1', BASE, 'h1', sketchOf(0, 2000)));
+    expect(index.checkAndInsert(doc('u:2', FAR, 'h2', sketchOf(1500, 3500))).kind).toBe('stored'); // J ~0.14
+    const beyondK = flipBits(BASE, Array.from({ length: verify.maxDistance + 1 }, (_, i) => 3 * i));
+    expect(index.checkAndInsert(doc('u:3', beyondK, 'h3', sketchOf(0, 2000))).kind).toBe('stored');
+    const off = open('off.db', false);
+    off.checkAndInsert(doc('u:1', BASE, 'h1', sketchOf(0, 2000)));
+    expect(off.checkAndInsert(doc('u:2', FAR, 'h2', sketchOf(40, 2040))).kind).toBe('stored');
+  });
+
+  it('a second connection, and a reopened index, see the stored sketches', () => {
+    const a = open('shared.db');
+    const b = open('shared.db');
+    expect(b.check(BASE, 'x')).toBeNull(); // b builds its tables now
+    a.checkAndInsert(doc('u:1', BASE, 'h1', sketchOf(0, 2000)));
+    expect(b.checkAndInsert(doc('u:2', FAR, 'h2', sketchOf(40, 2040)))).toMatchObject({ kind: 'similar', matchId: 1 });
+    a.close();
+    b.close();
+    opened = [];
+    const again = open('shared.db');
+    expect(again.checkAndInsert(doc('u:3', FAR, 'h3', sketchOf(20, 2020)))).toMatchObject({ kind: 'similar', matchId: 1 });
+  });
+
+  it('an index of an older schema opened read-only says how to rebuild it', () => {
+    open('old.db').close();
+    opened = [];
+    const db = new Database(join(temp.dir, 'old.db'));
+    db.pragma('user_version = 1');
+    db.close();
+    expect(() => FingerprintIndex.open(join(temp.dir, 'old.db'), { params: K3, readonly: true }))
+      .toThrow(/schema version 1, made by an older neardup \(this one writes 2\): rebuild it/);
+  });
+});

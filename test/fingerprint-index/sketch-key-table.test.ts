@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { IdList } from '../../src/fingerprint-index/id-list.js';
+import { SketchKeyTable } from '../../src/fingerprint-index/sketch-key-table.js';
+
+const sketch = (...values: number[]) => Uint32Array.from(values.sort((a, b) => a - b));
+function lookup(table: SketchKeyTable, s: Uint32Array): number[] {
+  const out = new IdList();
+  table.candidates(s, out);
+  return [...out.ids.subarray(0, out.count)].sort((a, b) => a - b);
+}
+
+describe('SketchKeyTable', () => {
+  it('lists the documents sharing one of the query\'s first `keys` values, and only those', () => {
+    const table = new SketchKeyTable({ keys: 2 });
+    table.add(1, sketch(10, 20, 30));
+    table.add(2, sketch(20, 40, 50));
+    table.add(3, sketch(5, 30, 60)); // filed under 5 and 30
+    expect(lookup(table, sketch(20, 99))).toEqual([1, 2]);
+    expect(lookup(table, sketch(30, 1000))).toEqual([3]); // 30 is not among document 1's first two
+    expect(lookup(table, sketch(60, 70))).toEqual([]); // 60 is document 3's third value
+    expect(lookup(table, sketch())).toEqual([]);
+    expect(table.size).toBe(3);
+  });
+
+  it('reads the newest `perKeyLimit` documents of a crowded key', () => {
+    const table = new SketchKeyTable({ keys: 1, perKeyLimit: 3 });
+    for (let id = 1; id <= 10; id++) table.add(id, sketch(7, 100 + id));
+    expect(lookup(table, sketch(7))).toEqual([8, 9, 10]);
+  });
+
+  it('agrees with a brute-force scan over many documents (growing and rehashing)', () => {
+    fc.assert(fc.property(
+      fc.array(fc.uniqueArray(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 600 }),
+      fc.uniqueArray(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 12 }),
+      (docs, query) => {
+        const table = new SketchKeyTable({ keys: 4, perKeyLimit: 1_000_000 });
+        const sketches = docs.map((d) => sketch(...d));
+        sketches.forEach((s, i) => table.add(i + 1, s));
+        const q = sketch(...query);
+        const keysOf = (s: Uint32Array) => new Set(s.subarray(0, 4));
+        const qKeys = keysOf(q);
+        const expected = sketches.flatMap((s, i) => ([...keysOf(s)].some((k) => qKeys.has(k)) ? [i + 1] : []));
+        expect(lookup(table, q)).toEqual(expected);
+      },
+    ), { numRuns: 60 });
+  });
+
+  it.each([[{ keys: 0 }, /`keys`/], [{ perKeyLimit: 1.5 }, /`perKeyLimit`/]])('refuses %j', (options, message) => {
+    expect(() => new SketchKeyTable(options)).toThrow(message);
+  });
+});
+
+describe('SketchKeyTable with minShared', () => {
+  it('lists only documents sharing that many keys (fewer when the query is shorter)', () => {
+    const table = new SketchKeyTable({ keys: 4 });
+    table.add(1, sketch(1, 2, 3, 4));
+    table.add(2, sketch(1, 50, 60, 70));
+    table.add(3, sketch(2, 3, 80, 90));
+    const out = new IdList();
+    table.candidates(sketch(1, 2, 3, 99), out, 2);
+    expect([...out.ids.subarray(0, out.count)].sort()).toEqual([1, 3]);
+    out.clear();
+    table.candidates(sketch(1), out, 2); // one value: one shared key is all it can have
+    expect([...out.ids.subarray(0, out.count)].sort()).toEqual([1, 2]);
+  });
+});
