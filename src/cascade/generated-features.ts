@@ -12,7 +12,8 @@ import { gzipSync } from 'node:zlib';
 import { foldHomoglyphs } from '../text/fold-homoglyphs.js';
 import { stopWordsFor } from '../text/language-resources.js';
 import { pronominalAdverbsFor, pronounsFor } from './function-words.js';
-import { sentenceWords, type SentenceWords } from './sentences.js';
+import { repeatedNameShare, sentenceWords, type SentenceWords } from './sentences.js';
+import { sortedDistinctInPlace } from './shingle-sketch.js';
 
 /** Feature names, in the order of the vectors generatedFeatures returns (the tree's columns). */
 export const GENERATED_FEATURE_NAMES = [
@@ -87,32 +88,42 @@ function movingTypeTokenRatio(ids: Int32Array, distinct: number): number {
 }
 
 /** Share of trigram occurrences whose trigram occurs more than once. */
-function repeatedTrigramShare(ids: Int32Array, distinct: number): number {
+function repeatedTrigramShare(ids: Int32Array): number {
   const n = ids.length;
   if (n < 3) return 0;
-  // Keys in base `distinct` are exact while distinct³ < 2^53, i.e. below 2^17 distinct words.
-  const base = distinct;
-  const counts = new Map<number, number>();
-  const exact = distinct < 1 << 17;
-  const keyOf = (i: number): number => (exact ? (ids[i]! * base + ids[i + 1]!) * base + ids[i + 2]! : mix3(ids[i]!, ids[i + 1]!, ids[i + 2]!));
-  for (let i = 0; i + 3 <= n; i++) {
-    const key = keyOf(i);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+  // Open addressing over trigram positions: slot → first position + 1 (0: empty), at most half full;
+  // trigrams are compared by their ids, so counts are exact.
+  const trigrams = n - 2;
+  const size = 1 << (32 - Math.clz32(2 * trigrams));
+  const mask = size - 1;
+  const slots = new Int32Array(size);
+  const counts = new Int32Array(size);
+  for (let i = 0; i < trigrams; i++) {
+    const a = ids[i]!;
+    const b = ids[i + 1]!;
+    const c = ids[i + 2]!;
+    let slot = Math.imul(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35), 0x27d4eb2f) >>> 15 & mask;
+    for (;;) {
+      const at = slots[slot]! - 1;
+      if (at < 0) {
+        slots[slot] = i + 1;
+        counts[slot] = 1;
+        break;
+      }
+      if (ids[at] === a && ids[at + 1] === b && ids[at + 2] === c) {
+        counts[slot]!++;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
   }
   let repeated = 0;
-  for (const c of counts.values()) if (c > 1) repeated += c;
-  return repeated / (n - 2);
-}
-
-/** A 52-bit key of three ids (for texts with more than 2^17 distinct words; collisions negligible). */
-function mix3(a: number, b: number, c: number): number {
-  const hi = Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b) >>> 0;
-  const lo = Math.imul(c ^ Math.imul(b, 0xc2b2ae35), 0x27d4eb2f) >>> 0;
-  return (hi & 0xfffff) * 2 ** 32 + lo;
+  for (let k = 0; k < size; k++) if (counts[k]! > 1) repeated += counts[k]!;
+  return repeated / trigrams;
 }
 
 /** Dice overlap of two sets given as ascending distinct ids. */
-function dice(a: Int32Array, b: Int32Array): number {
+function dice(a: Uint32Array, b: Uint32Array): number {
   if (a.length === 0 || b.length === 0) return 0;
   let i = 0;
   let j = 0;
@@ -132,7 +143,7 @@ function dice(a: Int32Array, b: Int32Array): number {
 }
 
 /** Mean overlap of neighbouring sentences, and its ratio to that of distant ones. */
-function cohesion(contentSets: readonly Int32Array[]): { adjacent: number; ratio: number } {
+function cohesion(contentSets: readonly Uint32Array[]): { adjacent: number; ratio: number } {
   const adjacent: number[] = [];
   const distant: number[] = [];
   for (let i = 0; i + 1 < contentSets.length; i++) adjacent.push(dice(contentSets[i]!, contentSets[i + 1]!));
@@ -170,7 +181,7 @@ function sentenceStats(scan: SentenceWords, classes: Uint8Array) {
   const { ids, sentenceEnds, sentenceCount } = scan;
   const lengths: number[] = [];
   const adverbShares: number[] = [];
-  const contentSets: Int32Array[] = [];
+  const contentSets: Uint32Array[] = [];
   let functionEnds = 0;
   let from = 0;
   for (let s = 0; s < sentenceCount; s++) {
@@ -184,19 +195,11 @@ function sentenceStats(scan: SentenceWords, classes: Uint8Array) {
       if ((c & FUNCTION) === 0) content.push(ids[k]!);
     }
     adverbShares.push(adv / (to - from));
-    contentSets.push(distinctIds(content));
+    contentSets.push(sortedDistinctInPlace(Uint32Array.from(content)));
     if ((classes[ids[to - 1]!]! & FUNCTION) !== 0) functionEnds++;
     from = to;
   }
   return { lengths, adverbShares, contentSets, functionEnds };
-}
-
-/** The distinct values, ascending. */
-function distinctIds(values: readonly number[]): Int32Array {
-  const sorted = Int32Array.from(values).sort();
-  let kept = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i]!;
-  return sorted.subarray(0, kept);
 }
 
 /** Word-level rates: pronouns, function words, function-word pairs. */
@@ -227,26 +230,24 @@ function topContentShare(ids: Int32Array, count: number, classes: Uint8Array): n
     total++;
   }
   if (total === 0) return 0;
-  const top = counts.sort().subarray(Math.max(0, counts.length - 10));
+  // The ten largest counts, descending (a selection: no sort of every word's count).
+  const top = new Int32Array(TOP_WORDS);
+  for (let id = 0; id < counts.length; id++) {
+    const c = counts[id]!;
+    if (c <= top[TOP_WORDS - 1]!) continue;
+    let j = TOP_WORDS - 1;
+    while (j > 0 && top[j - 1]! < c) {
+      top[j] = top[j - 1]!;
+      j--;
+    }
+    top[j] = c;
+  }
   let sum = 0;
   for (const c of top) sum += c;
   return sum / total;
 }
 
-const NAME_INSIDE_SENTENCE = /(?<=\p{L}[,;:]?\s+)\p{Lu}[\p{L}\p{M}'’]+/gu;
-
-/** Share of capitalised words inside sentences (names, mostly) whose form occurs more than once. */
-function properNounRepeatShare(text: string): number {
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const m of text.matchAll(NAME_INSIDE_SENTENCE)) {
-    counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
-    total++;
-  }
-  let repeated = 0;
-  for (const c of counts.values()) if (c > 1) repeated += c;
-  return total === 0 ? 0 : repeated / total;
-}
+const TOP_WORDS = 10;
 
 /**
  * The features of a raw text in a language (ISO 639-3), in GENERATED_FEATURE_NAMES order, and the
@@ -277,11 +278,11 @@ export function generatedFeatures(raw: string, language: string): { values: numb
     functionPairShare,
     functionEnds / sentenceCount,
     movingTypeTokenRatio(words, distinct),
-    repeatedTrigramShare(words, distinct),
+    repeatedTrigramShare(words),
     adjacent,
     ratio,
     topContentShare(ids, count, classes),
-    properNounRepeatShare(text),
+    repeatedNameShare(text),
   ];
   return { values, words: count };
 }
