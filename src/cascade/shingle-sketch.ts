@@ -154,6 +154,17 @@ export function sortUint32(values: Uint32Array): void {
 
 /** The `k` smallest distinct values of `hashes`, ascending. */
 export function bottomK(hashes: ArrayLike<number>, k: number): Uint32Array {
+  const n = hashes.length;
+  if (n > 4 * k) {
+    // Hashes are uniform: about 2k of them fall below 2^32 · 2k / n. Sort only those; when they hold
+    // k distinct values, those are the k smallest (else fall back to sorting all).
+    const limit = Math.min(2 ** 32, Math.ceil((2 ** 32 * 2 * k) / n));
+    const below = new Uint32Array(n);
+    let m = 0;
+    for (let i = 0; i < n; i++) if (hashes[i]! < limit) below[m++] = hashes[i]!;
+    const sorted = sortedDistinctInPlace(below.subarray(0, m));
+    if (sorted.length >= k) return sorted.slice(0, k);
+  }
   const sorted = sortedDistinct(hashes);
   return sorted.length <= k ? sorted : sorted.slice(0, k);
 }

@@ -46,6 +46,18 @@ describe('sortUint32', () => {
     }
   });
 
+  it('bottomK keeps the k smallest distinct values, on the sampled path and the full sort', () => {
+    const random = seededRandom(11);
+    for (const n of [10, 100, 2000, 20000]) {
+      const values = Uint32Array.from({ length: n }, () => Math.floor(random() * 2 ** 32));
+      const expected = [...new Set(values)].sort((x, y) => x - y).slice(0, 64);
+      expect([...bottomK(values, 64)]).toEqual(expected);
+    }
+    // Skewed values (not uniform): the sampled path finds too few and falls back.
+    const skewed = Uint32Array.from({ length: 1000 }, (_, i) => 2 ** 31 + i);
+    expect([...bottomK(skewed, 10)]).toEqual([...skewed.subarray(0, 10)]);
+  });
+
   it('sortedDistinct keeps each value once, ascending', () => {
     expect([...sortedDistinct([3, 2 ** 32 - 1, 3, 0, 2 ** 31, 0])]).toEqual([0, 3, 2 ** 31, 2 ** 32 - 1]);
   });
