@@ -164,24 +164,39 @@ export function cascadeRecord(text: string, language: string, options: CascadeRe
   // as many of either as tokens, and at least one token).
   const shingleBuffer = new Uint32Array(count);
   const termBuffer = new Uint32Array(count);
-  const profiles: ParagraphProfile[] = [];
+  // Per paragraph: [start, end) of its distinct shingles and of its distinct terms, which lie one
+  // after another at the front of the buffers.
+  const bounds = new Int32Array(4 * paragraphCount);
   let shingleCount = 0;
   let termCount = 0;
   let from = 0;
   for (let p = 0; p < paragraphCount; p++) {
     const to = paragraphEnds[p]!;
-    const shingles = sortedDistinctInPlace(shingleBuffer.subarray(shingleCount, shingleCount + paragraphShingles(ids, from, to, infos, shingleBuffer, shingleCount)));
-    shingleCount += shingles.length;
+    const written = paragraphShingles(ids, from, to, infos, shingleBuffer, shingleCount);
+    bounds[4 * p] = shingleCount;
+    shingleCount += sortedDistinctInPlace(shingleBuffer.subarray(shingleCount, shingleCount + written)).length;
+    bounds[4 * p + 1] = shingleCount;
     let terms = termCount;
     for (let k = from; k < to; k++) {
       const t = infos.term[ids[k]!]!;
       if (t !== 0) termBuffer[terms++] = t;
     }
-    const distinctTerms = sortedDistinctInPlace(termBuffer.subarray(termCount, terms));
-    termCount += distinctTerms.length;
-    // Copies: the buffers are sorted again below for the page's union.
-    profiles.push({ words: to - from, shingles: shingles.slice(), terms: distinctTerms.slice() });
+    bounds[4 * p + 2] = termCount;
+    termCount += sortedDistinctInPlace(termBuffer.subarray(termCount, terms)).length;
+    bounds[4 * p + 3] = termCount;
     from = to;
+  }
+  // The paragraphs' arrays are views of one copy of each buffer (the buffers are sorted again below
+  // for the page's union).
+  const paragraphShingleValues = shingleBuffer.slice(0, shingleCount);
+  const paragraphTermValues = termBuffer.slice(0, termCount);
+  const profiles: ParagraphProfile[] = [];
+  for (let p = 0; p < paragraphCount; p++) {
+    profiles.push({
+      words: paragraphEnds[p]! - (p === 0 ? 0 : paragraphEnds[p - 1]!),
+      shingles: paragraphShingleValues.subarray(bounds[4 * p]!, bounds[4 * p + 1]!),
+      terms: paragraphTermValues.subarray(bounds[4 * p + 2]!, bounds[4 * p + 3]!),
+    });
   }
   const shingles = sortedDistinctInPlace(shingleBuffer.subarray(0, shingleCount)).slice();
   const shapes = (): Uint32Array => {
