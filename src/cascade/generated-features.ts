@@ -182,20 +182,23 @@ function sentenceStats(scan: SentenceWords, classes: Uint8Array) {
   const lengths: number[] = [];
   const adverbShares: number[] = [];
   const contentSets: Uint32Array[] = [];
+  // Each sentence's content words go to its own region of one buffer (a sentence's words lie in
+  // [from, to) of `ids`, so regions do not overlap); its set is a view of that region.
+  const content = new Uint32Array(scan.count);
   let functionEnds = 0;
   let from = 0;
   for (let s = 0; s < sentenceCount; s++) {
     const to = sentenceEnds[s]!;
     lengths.push(to - from);
     let adv = 0;
-    const content: number[] = [];
+    let end = from;
     for (let k = from; k < to; k++) {
       const c = classes[ids[k]!]!;
       if ((c & ADVERB) !== 0) adv++;
-      if ((c & FUNCTION) === 0) content.push(ids[k]!);
+      if ((c & FUNCTION) === 0) content[end++] = ids[k]!;
     }
     adverbShares.push(adv / (to - from));
-    contentSets.push(sortedDistinctInPlace(Uint32Array.from(content)));
+    contentSets.push(sortedDistinctInPlace(content.subarray(from, end)));
     if ((classes[ids[to - 1]!]! & FUNCTION) !== 0) functionEnds++;
     from = to;
   }
