@@ -7,9 +7,10 @@
 import { stopWordSpansFor, stopWordsFor } from '../text/language-resources.js';
 import { normalizeText } from '../text/normalize-text.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
+import type { StemCache } from '../text/stem-cache.js';
 import { tokenTable, type TokenTable } from '../text/token-table.js';
 import { posTags } from './pos-tags.js';
-import { bottomK, fnv1a, mix32, shingleHashes, shingleHashesOf, sortedDistinct } from './shingle-sketch.js';
+import { bottomK, fnv1a, mix32, shingleHashes, shingleHashesOf, sortedDistinctInPlace } from './shingle-sketch.js';
 
 /** How a page's grammar is written down for the `synonymised` fingerprint. */
 export type GrammarTagger = 'shape' | 'pos';
@@ -27,7 +28,7 @@ export interface CascadeRecord {
   readonly language: string;
   /** Tokens of the page. */
   readonly words: number;
-  /** Distinct content stems, ascending (synonym comparison). */
+  /** Distinct content stems, in order of first occurrence (synonym comparison). */
   readonly stems: readonly string[];
   /** Bottom-k sketch of the word 3-shingles. */
   readonly wordSketch: Uint32Array;
@@ -43,6 +44,8 @@ export interface CascadeRecord {
 export interface CascadeRecordOptions {
   /** @default 'shape' */
   readonly tagger?: GrammarTagger;
+  /** Stems kept across pages (the analysis's, one per thread); without it each page stems its own. */
+  readonly stemCache?: StemCache | undefined;
 }
 
 export const WORD_SHINGLE = 3;
@@ -55,8 +58,8 @@ interface TokenInfos {
   readonly hash: Uint32Array;
   readonly shape: Uint32Array;
   readonly term: Uint32Array;
-  /** Distinct content stems of the page. */
-  readonly stems: Set<string>;
+  /** Distinct content stems of the page, in order of first occurrence. */
+  readonly stems: string[];
 }
 
 /**
@@ -77,13 +80,15 @@ function spanHash32(text: string, start: number, end: number): number {
   return mix32(h);
 }
 
-function tokenInfos(table: TokenTable, language: string): TokenInfos {
+/** Per distinct token: its hashes, and its stem (one slice and one stem per distinct content token). */
+function tokenInfos(table: TokenTable, language: string, stemCache: StemCache | undefined): TokenInfos {
   const { text, distinct, spans } = table;
   const stop = stopWordSpansFor(language);
-  const stem = stemmerFor(language, {});
-  const hash = new Uint32Array(distinct);
-  const shape = new Uint32Array(distinct);
-  const term = new Uint32Array(distinct);
+  const stem = stemmerFor(language, { stemCache });
+  const buffer = new Uint32Array(3 * distinct);
+  const hash = buffer.subarray(0, distinct);
+  const shape = buffer.subarray(distinct, 2 * distinct);
+  const term = buffer.subarray(2 * distinct);
   const stems = new Set<string>();
   for (let id = 0; id < distinct; id++) {
     const start = spans[id * 3]!;
@@ -94,71 +99,118 @@ function tokenInfos(table: TokenTable, language: string): TokenInfos {
       continue;
     }
     const s = stem(text.slice(start, end));
-    stems.add(s);
     const code = text.charCodeAt(start);
     shape[id] = code >= 0x30 && code <= 0x39 ? NUMBER_SHAPE : WORD_SHAPE;
-    term[id] = mix32(fnv1a(s)) || 1;
+    const t = mix32(fnv1a(s)) || 1;
+    term[id] = t;
+    stems.add(s);
   }
-  return { hash, shape, term, stems };
+  return { hash, shape, term, stems: [...stems] };
 }
 
 /**
- * Word 3-shingle hashes of a paragraph, without those made of stop words only (stock phrases such
- * as "one of the" match every page and prove nothing).
+ * Word 3-shingle hashes of tokens [from, to), without those made of stop words only (stock phrases
+ * such as "one of the" match every page and prove nothing), written into `out` from `at`; returns
+ * how many.
  */
-function paragraphShingles(ids: Int32Array, from: number, to: number, infos: TokenInfos): Uint32Array {
-  const hashes = new Uint32Array(to - from);
-  for (let k = from; k < to; k++) hashes[k - from] = infos.hash[ids[k]!]!;
-  const all = shingleHashesOf(hashes, WORD_SHINGLE);
-  if (to - from < WORD_SHINGLE) return all;
-  let kept = 0;
-  for (let i = 0; i < all.length; i++) {
-    const a = infos.term[ids[from + i]!]! | infos.term[ids[from + i + 1]!]! | infos.term[ids[from + i + 2]!]!;
-    if (a !== 0) all[kept++] = all[i]!;
+function paragraphShingles(ids: Int32Array, from: number, to: number, infos: TokenInfos, out: Uint32Array, at: number): number {
+  const { hash, term } = infos;
+  if (to - from < WORD_SHINGLE) {
+    // One run of all the paragraph's tokens (as shingleHashesOf makes it).
+    const run = new Uint32Array(to - from);
+    for (let k = from; k < to; k++) run[k - from] = hash[ids[k]!]!;
+    out[at] = shingleHashesOf(run, WORD_SHINGLE)[0]!;
+    return 1;
   }
-  return all.subarray(0, kept);
+  let kept = 0;
+  for (let k = from; k + WORD_SHINGLE <= to; k++) {
+    const a = ids[k]!;
+    const b = ids[k + 1]!;
+    const c = ids[k + 2]!;
+    if ((term[a]! | term[b]! | term[c]!) === 0) continue;
+    out[at + kept++] = shingle3(hash[a]!, hash[b]!, hash[c]!);
+  }
+  return kept;
 }
 
-function grammarSketch(text: string, shapes: Uint32Array, language: string, tagger: GrammarTagger): Uint32Array | null {
+/** shingleHashesOf's hash of one run of three item hashes. */
+function shingle3(a: number, b: number, c: number): number {
+  let h = 0x9e3779b9;
+  h = Math.imul(h ^ a, 0x01000193) + 0x7f4a7c15;
+  h = Math.imul(h ^ b, 0x01000193) + 0x7f4a7c15;
+  h = Math.imul(h ^ c, 0x01000193) + 0x7f4a7c15;
+  return mix32(h);
+}
+
+function grammarSketch(text: string, shapes: () => Uint32Array, language: string, tagger: GrammarTagger): Uint32Array | null {
   if (tagger === 'pos') {
     const tags = posTags(text, language)?.tags ?? null;
     return tags === null || tags.length === 0 ? null : bottomK(shingleHashes(tags, TAG_SHINGLE), SKETCH_SIZE);
   }
-  return stopWordsFor(language).size === 0 || shapes.length === 0 ? null : bottomK(shingleHashesOf(shapes, TAG_SHINGLE), SKETCH_SIZE);
+  if (stopWordsFor(language).size === 0) return null;
+  const all = shapes();
+  return all.length === 0 ? null : bottomK(shingleHashesOf(all, TAG_SHINGLE), SKETCH_SIZE);
 }
 
-/** The record of a raw text in `language` (ISO 639-3, as the analysis detected it). */
-export function cascadeRecord(text: string, language: string, options: CascadeRecordOptions = {}): CascadeRecord {
-  const table = tokenTable(normalizeText(text));
+/**
+ * The record of a raw text in `language` (ISO 639-3, as the analysis detected it). `normalized`:
+ * normalizeText(text) when the caller has it already (the analysis made it), so it is not made twice.
+ */
+export function cascadeRecord(text: string, language: string, options: CascadeRecordOptions = {}, normalized?: string): CascadeRecord {
+  const table = tokenTable(normalized ?? normalizeText(text));
   const { ids, count, paragraphCount, paragraphEnds } = table;
-  const infos = tokenInfos(table, language);
-  const shapes = new Uint32Array(count);
-  for (let k = 0; k < count; k++) shapes[k] = infos.shape[ids[k]!]!;
-  const profiles: ParagraphProfile[] = [];
-  const allShingles: number[] = [];
-  const allTerms: number[] = [];
+  const infos = tokenInfos(table, language, options.stemCache);
+  // Shingles and terms of every paragraph, side by side in two buffers (each paragraph has at most
+  // as many of either as tokens, and at least one token).
+  const shingleBuffer = new Uint32Array(count);
+  const termBuffer = new Uint32Array(count);
+  // Per paragraph: [start, end) of its distinct shingles and of its distinct terms, which lie one
+  // after another at the front of the buffers.
+  const bounds = new Int32Array(4 * paragraphCount);
+  let shingleCount = 0;
+  let termCount = 0;
   let from = 0;
   for (let p = 0; p < paragraphCount; p++) {
     const to = paragraphEnds[p]!;
-    const shingles = paragraphShingles(ids, from, to, infos);
-    const terms: number[] = [];
+    const written = paragraphShingles(ids, from, to, infos, shingleBuffer, shingleCount);
+    bounds[4 * p] = shingleCount;
+    shingleCount += sortedDistinctInPlace(shingleBuffer.subarray(shingleCount, shingleCount + written)).length;
+    bounds[4 * p + 1] = shingleCount;
+    let terms = termCount;
     for (let k = from; k < to; k++) {
       const t = infos.term[ids[k]!]!;
-      if (t !== 0) terms.push(t);
+      if (t !== 0) termBuffer[terms++] = t;
     }
-    for (const h of shingles) allShingles.push(h);
-    for (const h of terms) allTerms.push(h);
-    profiles.push({ words: to - from, shingles: sortedDistinct(shingles), terms: sortedDistinct(terms) });
+    bounds[4 * p + 2] = termCount;
+    termCount += sortedDistinctInPlace(termBuffer.subarray(termCount, terms)).length;
+    bounds[4 * p + 3] = termCount;
     from = to;
   }
-  const shingles = sortedDistinct(allShingles);
+  // The paragraphs' arrays are views of one copy of each buffer (the buffers are sorted again below
+  // for the page's union).
+  const paragraphShingleValues = shingleBuffer.slice(0, shingleCount);
+  const paragraphTermValues = termBuffer.slice(0, termCount);
+  const profiles: ParagraphProfile[] = [];
+  for (let p = 0; p < paragraphCount; p++) {
+    profiles.push({
+      words: paragraphEnds[p]! - (p === 0 ? 0 : paragraphEnds[p - 1]!),
+      shingles: paragraphShingleValues.subarray(bounds[4 * p]!, bounds[4 * p + 1]!),
+      terms: paragraphTermValues.subarray(bounds[4 * p + 2]!, bounds[4 * p + 3]!),
+    });
+  }
+  const shingles = sortedDistinctInPlace(shingleBuffer.subarray(0, shingleCount)).slice();
+  const shapes = (): Uint32Array => {
+    const out = new Uint32Array(count);
+    for (let k = 0; k < count; k++) out[k] = infos.shape[ids[k]!]!;
+    return out;
+  };
   return {
     language,
     words: count,
-    stems: [...infos.stems].sort(),
+    stems: infos.stems,
     wordSketch: shingles.slice(0, SKETCH_SIZE),
     shingles,
-    terms: sortedDistinct(allTerms),
+    terms: sortedDistinctInPlace(termBuffer.subarray(0, termCount)).slice(),
     tagSketch: grammarSketch(text, shapes, language, options.tagger ?? 'shape'),
     paragraphs: profiles,
   };

@@ -23,13 +23,19 @@ export interface CascadeStore {
   shingleCandidates(shingles: Uint32Array, limit: number): readonly { readonly page: StoredCascadePage; readonly shared: number }[];
 }
 
-function addTo(index: Map<number, number[]>, key: number, id: number): void {
+/*
+ * Index keys are the hashes as int32 (`h | 0`): small integers to V8 (a uint32 above 2^31 is a
+ * heap number, slower to hash and compare).
+ */
+function addTo(index: Map<number, number[]>, hash: number, id: number): void {
+  const key = hash | 0;
   const ids = index.get(key);
   if (ids === undefined) index.set(key, [id]);
   else if (ids[ids.length - 1] !== id) ids.push(id);
 }
 
-function removeFrom(index: Map<number, number[]>, key: number, id: number): void {
+function removeFrom(index: Map<number, number[]>, hash: number, id: number): void {
+  const key = hash | 0;
   const ids = index.get(key);
   if (ids === undefined) return;
   const at = ids.indexOf(id);
@@ -72,13 +78,13 @@ export class MemoryCascadeStore implements CascadeStore {
 
   grammarCandidates(sketch: Uint32Array, minShared: number, limit: number): readonly StoredCascadePage[] {
     const counts = new Map<number, number>();
-    for (const h of sketch) for (const id of this.#byGrammar.get(h) ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
+    for (const h of sketch) for (const id of this.#byGrammar.get(h | 0) ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
     return topCounts(counts, minShared, limit).map(([id]) => this.#pages.get(id)!);
   }
 
   shingleCandidates(shingles: Uint32Array, limit: number) {
     const counts = new Map<number, number>();
-    for (const h of shingles) for (const id of this.#byShingle.get(h) ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
+    for (const h of shingles) for (const id of this.#byShingle.get(h | 0) ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
     return topCounts(counts, 1, limit).map(([id, shared]) => ({ page: this.#pages.get(id)!, shared }));
   }
 }

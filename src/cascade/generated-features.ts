@@ -12,7 +12,8 @@ import { gzipSync } from 'node:zlib';
 import { foldHomoglyphs } from '../text/fold-homoglyphs.js';
 import { stopWordsFor } from '../text/language-resources.js';
 import { pronominalAdverbsFor, pronounsFor } from './function-words.js';
-import { sentenceWords } from './sentences.js';
+import { repeatedNameShare, sentenceWords, type SentenceWords } from './sentences.js';
+import { sortedDistinctInPlace } from './shingle-sketch.js';
 
 /** Feature names, in the order of the vectors generatedFeatures returns (the tree's columns). */
 export const GENERATED_FEATURE_NAMES = [
@@ -68,21 +69,6 @@ function variance(values: readonly number[]): number {
   return values.length === 0 ? 0 : sum / values.length;
 }
 
-/** Each word's id (distinct words numbered in order of first occurrence) and the number of ids. */
-function wordIds(words: readonly string[]): { ids: Int32Array; distinct: number } {
-  const map = new Map<string, number>();
-  const ids = new Int32Array(words.length);
-  for (let i = 0; i < words.length; i++) {
-    let id = map.get(words[i]!);
-    if (id === undefined) {
-      id = map.size;
-      map.set(words[i]!, id);
-    }
-    ids[i] = id;
-  }
-  return { ids, distinct: map.size };
-}
-
 /** Mean over windows of TTR_WINDOW words of distinct/total (the whole text when shorter). */
 function movingTypeTokenRatio(ids: Int32Array, distinct: number): number {
   const n = ids.length;
@@ -102,40 +88,62 @@ function movingTypeTokenRatio(ids: Int32Array, distinct: number): number {
 }
 
 /** Share of trigram occurrences whose trigram occurs more than once. */
-function repeatedTrigramShare(ids: Int32Array, distinct: number): number {
+function repeatedTrigramShare(ids: Int32Array): number {
   const n = ids.length;
   if (n < 3) return 0;
-  // Keys in base `distinct` are exact while distinct³ < 2^53, i.e. below 2^17 distinct words.
-  const base = distinct;
-  const counts = new Map<number, number>();
-  const exact = distinct < 1 << 17;
-  const keyOf = (i: number): number => (exact ? (ids[i]! * base + ids[i + 1]!) * base + ids[i + 2]! : mix3(ids[i]!, ids[i + 1]!, ids[i + 2]!));
-  for (let i = 0; i + 3 <= n; i++) {
-    const key = keyOf(i);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+  // Open addressing over trigram positions: slot → first position + 1 (0: empty), at most half full;
+  // trigrams are compared by their ids, so counts are exact.
+  const trigrams = n - 2;
+  const size = 1 << (32 - Math.clz32(2 * trigrams));
+  const mask = size - 1;
+  const slots = new Int32Array(size);
+  const counts = new Int32Array(size);
+  for (let i = 0; i < trigrams; i++) {
+    const a = ids[i]!;
+    const b = ids[i + 1]!;
+    const c = ids[i + 2]!;
+    let slot = Math.imul(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35), 0x27d4eb2f) >>> 15 & mask;
+    for (;;) {
+      const at = slots[slot]! - 1;
+      if (at < 0) {
+        slots[slot] = i + 1;
+        counts[slot] = 1;
+        break;
+      }
+      if (ids[at] === a && ids[at + 1] === b && ids[at + 2] === c) {
+        counts[slot]!++;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
   }
   let repeated = 0;
-  for (const c of counts.values()) if (c > 1) repeated += c;
-  return repeated / (n - 2);
+  for (let k = 0; k < size; k++) if (counts[k]! > 1) repeated += counts[k]!;
+  return repeated / trigrams;
 }
 
-/** A 52-bit key of three ids (for texts with more than 2^17 distinct words; collisions negligible). */
-function mix3(a: number, b: number, c: number): number {
-  const hi = Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b) >>> 0;
-  const lo = Math.imul(c ^ Math.imul(b, 0xc2b2ae35), 0x27d4eb2f) >>> 0;
-  return (hi & 0xfffff) * 2 ** 32 + lo;
-}
-
-/** Dice overlap of two sets. */
-function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
+/** Dice overlap of two sets given as ascending distinct ids. */
+function dice(a: Uint32Array, b: Uint32Array): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let i = 0;
+  let j = 0;
   let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return (2 * shared) / (a.size + b.size);
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) {
+      i++;
+    } else {
+      j++;
+    }
+  }
+  return (2 * shared) / (a.length + b.length);
 }
 
 /** Mean overlap of neighbouring sentences, and its ratio to that of distant ones. */
-function cohesion(contentSets: readonly ReadonlySet<string>[]): { adjacent: number; ratio: number } {
+function cohesion(contentSets: readonly Uint32Array[]): { adjacent: number; ratio: number } {
   const adjacent: number[] = [];
   const distant: number[] = [];
   for (let i = 0; i + 1 < contentSets.length; i++) adjacent.push(dice(contentSets[i]!, contentSets[i + 1]!));
@@ -150,76 +158,99 @@ function cohesion(contentSets: readonly ReadonlySet<string>[]): { adjacent: numb
   return { adjacent: a, ratio: (a + 0.01) / (mean(distant) + 0.01) };
 }
 
-/** Sentence-level statistics: lengths, pronominal adverbs, function words. */
-function sentenceStats(sentences: readonly string[][], language: string) {
+// Word classes (bits) of a distinct word.
+const FUNCTION = 1;
+const PRONOUN = 2;
+const ADVERB = 4;
+const LONG = 8; // three code units or more
+
+/** Each distinct word's class bits, looked up once per distinct word. */
+function wordClasses(words: readonly string[], language: string): Uint8Array {
   const stop = stopWordsFor(language);
+  const pronouns = pronounsFor(language);
   const adverbs = pronominalAdverbsFor(language);
+  const out = new Uint8Array(words.length);
+  words.forEach((w, id) => {
+    out[id] = (stop.has(w) ? FUNCTION : 0) | (pronouns.has(w) ? PRONOUN : 0) | (adverbs.has(w) ? ADVERB : 0) | (w.length >= 3 ? LONG : 0);
+  });
+  return out;
+}
+
+/** Sentence-level statistics: lengths, pronominal adverbs, function words, content-word sets. */
+function sentenceStats(scan: SentenceWords, classes: Uint8Array) {
+  const { ids, sentenceEnds, sentenceCount } = scan;
   const lengths: number[] = [];
   const adverbShares: number[] = [];
-  const contentSets: Set<string>[] = [];
+  const contentSets: Uint32Array[] = [];
+  // Each sentence's content words go to its own region of one buffer (a sentence's words lie in
+  // [from, to) of `ids`, so regions do not overlap); its set is a view of that region.
+  const content = new Uint32Array(scan.count);
   let functionEnds = 0;
-  for (const words of sentences) {
-    lengths.push(words.length);
+  let from = 0;
+  for (let s = 0; s < sentenceCount; s++) {
+    const to = sentenceEnds[s]!;
+    lengths.push(to - from);
     let adv = 0;
-    const content = new Set<string>();
-    for (const w of words) {
-      if (adverbs.has(w)) adv++;
-      if (!stop.has(w)) content.add(w);
+    let end = from;
+    for (let k = from; k < to; k++) {
+      const c = classes[ids[k]!]!;
+      if ((c & ADVERB) !== 0) adv++;
+      if ((c & FUNCTION) === 0) content[end++] = ids[k]!;
     }
-    adverbShares.push(adv / words.length);
-    contentSets.push(content);
-    if (stop.has(words[words.length - 1]!)) functionEnds++;
+    adverbShares.push(adv / (to - from));
+    contentSets.push(sortedDistinctInPlace(content.subarray(from, end)));
+    if ((classes[ids[to - 1]!]! & FUNCTION) !== 0) functionEnds++;
+    from = to;
   }
   return { lengths, adverbShares, contentSets, functionEnds };
 }
 
 /** Word-level rates: pronouns, function words, function-word pairs. */
-function wordStats(words: readonly string[], language: string) {
-  const stop = stopWordsFor(language);
-  const pronouns = pronounsFor(language);
+function wordStats(ids: Int32Array, count: number, classes: Uint8Array) {
   let pron = 0;
   let func = 0;
   let pairs = 0;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (pronouns.has(w)) pron++;
-    if (stop.has(w)) {
+  for (let i = 0; i < count; i++) {
+    const c = classes[ids[i]!]!;
+    if ((c & PRONOUN) !== 0) pron++;
+    if ((c & FUNCTION) !== 0) {
       func++;
-      if (i > 0 && stop.has(words[i - 1]!)) pairs++;
+      if (i > 0 && (classes[ids[i - 1]!]! & FUNCTION) !== 0) pairs++;
     }
   }
-  const n = Math.max(1, words.length);
-  return { pronounShare: pron / n, functionWordShare: func / n, functionPairShare: pairs / Math.max(1, words.length - 1) };
+  const n = Math.max(1, count);
+  return { pronounShare: pron / n, functionWordShare: func / n, functionPairShare: pairs / Math.max(1, count - 1) };
 }
 
 /** Share of content-word occurrences taken by the text's ten most frequent content words. */
-function topContentShare(words: readonly string[], language: string): number {
-  const stop = stopWordsFor(language);
-  const counts = new Map<string, number>();
+function topContentShare(ids: Int32Array, count: number, classes: Uint8Array): number {
+  const counts = new Int32Array(classes.length);
   let total = 0;
-  for (const w of words) {
-    if (stop.has(w) || w.length < 3) continue;
-    counts.set(w, (counts.get(w) ?? 0) + 1);
+  for (let i = 0; i < count; i++) {
+    const c = classes[ids[i]!]!;
+    if ((c & FUNCTION) !== 0 || (c & LONG) === 0) continue;
+    counts[ids[i]!]!++;
     total++;
   }
-  const top = [...counts.values()].sort((a, b) => b - a).slice(0, 10);
-  return total === 0 ? 0 : top.reduce((a, b) => a + b, 0) / total;
-}
-
-const NAME_INSIDE_SENTENCE = /(?<=\p{L}[,;:]?\s+)\p{Lu}[\p{L}\p{M}'’]+/gu;
-
-/** Share of capitalised words inside sentences (names, mostly) whose form occurs more than once. */
-function properNounRepeatShare(text: string): number {
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const m of text.matchAll(NAME_INSIDE_SENTENCE)) {
-    counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
-    total++;
+  if (total === 0) return 0;
+  // The ten largest counts, descending (a selection: no sort of every word's count).
+  const top = new Int32Array(TOP_WORDS);
+  for (let id = 0; id < counts.length; id++) {
+    const c = counts[id]!;
+    if (c <= top[TOP_WORDS - 1]!) continue;
+    let j = TOP_WORDS - 1;
+    while (j > 0 && top[j - 1]! < c) {
+      top[j] = top[j - 1]!;
+      j--;
+    }
+    top[j] = c;
   }
-  let repeated = 0;
-  for (const c of counts.values()) if (c > 1) repeated += c;
-  return total === 0 ? 0 : repeated / total;
+  let sum = 0;
+  for (const c of top) sum += c;
+  return sum / total;
 }
+
+const TOP_WORDS = 10;
 
 /**
  * The features of a raw text in a language (ISO 639-3), in GENERATED_FEATURE_NAMES order, and the
@@ -227,16 +258,18 @@ function properNounRepeatShare(text: string): number {
  */
 export function generatedFeatures(raw: string, language: string): { values: number[]; words: number } {
   const text = foldHomoglyphs(featureWindow(raw));
-  const sentences = sentenceWords(text);
-  const words = sentences.flat();
-  if (words.length === 0) return { values: GENERATED_FEATURE_NAMES.map(() => 0), words: 0 };
+  const scan = sentenceWords(text);
+  const { ids, count, sentenceCount } = scan;
+  if (count === 0) return { values: GENERATED_FEATURE_NAMES.map(() => 0), words: 0 };
   const bytes = Buffer.byteLength(text);
   const gzipRatio = gzipSync(text, { level: 6 }).length / bytes;
-  const { lengths, adverbShares, contentSets, functionEnds } = sentenceStats(sentences, language);
+  const classes = wordClasses(scan.words, language);
+  const { lengths, adverbShares, contentSets, functionEnds } = sentenceStats(scan, classes);
   const meanLength = mean(lengths);
-  const { pronounShare, functionWordShare, functionPairShare } = wordStats(words, language);
+  const { pronounShare, functionWordShare, functionPairShare } = wordStats(ids, count, classes);
   const { adjacent, ratio } = cohesion(contentSets);
-  const { ids, distinct } = wordIds(words);
+  const words = ids.subarray(0, count);
+  const distinct = scan.words.length;
   const values = [
     gzipRatio,
     variance(adverbShares),
@@ -246,13 +279,13 @@ export function generatedFeatures(raw: string, language: string): { values: numb
     Math.sqrt(variance(lengths)) / meanLength,
     functionWordShare,
     functionPairShare,
-    functionEnds / sentences.length,
-    movingTypeTokenRatio(ids, distinct),
-    repeatedTrigramShare(ids, distinct),
+    functionEnds / sentenceCount,
+    movingTypeTokenRatio(words, distinct),
+    repeatedTrigramShare(words),
     adjacent,
     ratio,
-    topContentShare(words, language),
-    properNounRepeatShare(text),
+    topContentShare(ids, count, classes),
+    repeatedNameShare(text),
   ];
-  return { values, words: words.length };
+  return { values, words: count };
 }

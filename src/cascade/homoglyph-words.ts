@@ -32,7 +32,14 @@ const LOOK_ALIKE = (() => {
   return table;
 })();
 
-const WORD = /[\p{L}\p{M}]+/gu;
+/** Letters and marks of the BMP (code unit → 1): the characters words are made of. */
+const WORD_CHAR = (() => {
+  const table = new Uint8Array(0x10000);
+  const letterOrMark = /^[\p{L}\p{M}]$/u;
+  for (let cp = 0; cp < 0x10000; cp++) if ((cp < 0xd800 || cp > 0xdfff) && letterOrMark.test(String.fromCharCode(cp))) table[cp] = 1;
+  return table;
+})();
+const ASTRAL_WORD_CHAR = /^[\p{L}\p{M}]$/u;
 const MAX_EXAMPLES = 5;
 
 export interface HomoglyphCount {
@@ -41,25 +48,33 @@ export interface HomoglyphCount {
   readonly examples: string[];
 }
 
-/** Counts, per script, the letters of a word, and whether every letter is a look-alike. */
-function wordScripts(word: string, counts: Int32Array): boolean {
-  counts.fill(0);
-  let allLookAlike = true;
-  for (let i = 0; i < word.length; i++) {
-    const ch = word.charCodeAt(i);
-    counts[scriptOf(ch)]!++;
-    if (LOOK_ALIKE[ch] !== 1) allLookAlike = false;
-  }
-  return allLookAlike;
+/** Width in code units of the word character at `i` (a surrogate pair is one), 0 when none. */
+function wordCharAt(text: string, i: number): number {
+  if (i >= text.length) return 0;
+  const unit = text.charCodeAt(i);
+  if (unit < 0xd800 || unit > 0xdbff) return WORD_CHAR[unit]!;
+  const cp = text.codePointAt(i)!;
+  return cp > 0xffff && ASTRAL_WORD_CHAR.test(String.fromCodePoint(cp)) ? 2 : 0;
 }
 
-/** Whether every letter of `script` in the word is a look-alike. */
-function minorityIsLookAlike(word: string, script: number): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const ch = word.charCodeAt(i);
-    if (scriptOf(ch) === script && LOOK_ALIKE[ch] !== 1) return false;
+/**
+ * Per word, in one pass over its code units: letters per script (`counts`), letters per script that
+ * are not look-alikes (`plain`), and whether every unit is a look-alike.
+ */
+function scanWord(text: string, start: number, end: number, counts: Int32Array, plain: Int32Array): boolean {
+  counts.fill(0);
+  plain.fill(0);
+  let allLookAlike = true;
+  for (let i = start; i < end; i++) {
+    const ch = text.charCodeAt(i);
+    const script = scriptOf(ch);
+    counts[script]!++;
+    if (LOOK_ALIKE[ch] !== 1) {
+      allLookAlike = false;
+      plain[script]!++;
+    }
   }
-  return true;
+  return allLookAlike;
 }
 
 /** The script with most letters outside the look-alike classes (0 when none). */
@@ -80,21 +95,21 @@ function textScript(text: string): number {
   return best;
 }
 
-/** Whether a word is spoofed, given the text's script. */
-function isSpoofed(word: string, counts: Int32Array, script: number): boolean {
-  const allLookAlike = wordScripts(word, counts);
+/** Whether text[start, end) is a spoofed word, given the text's script. */
+function isSpoofed(text: string, start: number, end: number, counts: Int32Array, plain: Int32Array, script: number): boolean {
+  const allLookAlike = scanWord(text, start, end, counts, plain);
   const present = (counts[LATIN]! > 0 ? 1 : 0) + (counts[CYRILLIC]! > 0 ? 1 : 0) + (counts[GREEK]! > 0 ? 1 : 0);
   if (present >= 2) {
     // The word's own majority script; its other letters must all be look-alikes.
     let major = LATIN;
     for (let s = CYRILLIC; s <= GREEK; s++) if (counts[s]! > counts[major]!) major = s;
-    for (let s = LATIN; s <= GREEK; s++) if (s !== major && counts[s]! > 0 && !minorityIsLookAlike(word, s)) return false;
+    for (let s = LATIN; s <= GREEK; s++) if (s !== major && plain[s]! > 0) return false;
     return true;
   }
   // A whole word in Cyrillic or Greek look-alikes in a Latin text (`рор` in English). Not the
   // reverse: Cyrillic texts write Latin abbreviations, Roman numerals and English words (`OK`,
   // `XXI`, `copy`) wholly in letters that happen to be look-alikes.
-  return present === 1 && word.length >= 2 && allLookAlike && script === LATIN && counts[LATIN]! === 0;
+  return present === 1 && end - start >= 2 && allLookAlike && script === LATIN && counts[LATIN]! === 0;
 }
 
 const HAS_LATIN = /[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]/;
@@ -112,11 +127,23 @@ export function countHomoglyphWords(text: string): HomoglyphCount {
   let words = 0;
   let spoofed = 0;
   const examples: string[] = [];
-  for (const match of text.matchAll(WORD)) {
+  const plain = new Int32Array(4);
+  // Words are maximal runs of letters and marks; only spoofed ones become strings (examples).
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const width = wordCharAt(text, i);
+    if (width === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i += width;
+    for (let w = wordCharAt(text, i); w !== 0; w = wordCharAt(text, i)) i += w;
     words++;
-    const word = match[0];
-    if (!isSpoofed(word, counts, script)) continue;
+    if (!isSpoofed(text, start, i, counts, plain, script)) continue;
     spoofed++;
+    const word = text.slice(start, i);
     if (examples.length < MAX_EXAMPLES && !examples.includes(word)) examples.push(word);
   }
   return { words, spoofed, examples };

@@ -4,6 +4,7 @@
  * written: the caller adds the returned record once the index has stored the page). Each stage runs
  * unless turned off in the `cascade` config section.
  */
+import type { StemCache } from '../text/stem-cache.js';
 import type { CascadeFlag, TextAnalysis } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
 import { cascadeRecord, type CascadeRecord } from './cascade-record.js';
@@ -21,6 +22,13 @@ export interface CascadeContext {
   readonly store?: CascadeStore | undefined;
   /** Synonym classes (loadSynonymDictionary()); without it `synonymised` does not run. */
   readonly synonyms?: SynonymLookup | undefined;
+  /**
+   * normalizeText(text), when the caller has it (the analysis made it): the record then does not
+   * normalise the text again.
+   */
+  readonly normalized?: string | undefined;
+  /** The analysis's stem cache (one per thread), shared so that stems are not computed again. */
+  readonly stemCache?: StemCache | undefined;
 }
 
 export interface CascadeResult {
@@ -32,7 +40,7 @@ export interface CascadeResult {
 
 /** Runs the cascade on one analysed page. */
 export function runCascade(analysis: TextAnalysis, context: CascadeContext): CascadeResult {
-  const { text, options, store, synonyms } = context;
+  const { text, options, store, synonyms, normalized, stemCache } = context;
   const flags: CascadeFlag[] = [];
   const push = (flag: CascadeFlag | null): void => {
     if (flag !== null) flags.push(flag);
@@ -40,7 +48,7 @@ export function runCascade(analysis: TextAnalysis, context: CascadeContext): Cas
   if (options.homoglyph.enabled) push(homoglyphFlag(text, options.homoglyph));
   if (options.generated.enabled) push(generatedFlag(text, analysis.language, options.generated));
   const comparing = options.synonymised.enabled || options.compiled.enabled;
-  const record = comparing && analysis.tokenCount > 0 ? cascadeRecord(text, analysis.language, { tagger: options.synonymised.tagger }) : null;
+  const record = comparing && analysis.tokenCount > 0 ? cascadeRecord(text, analysis.language, { tagger: options.synonymised.tagger, stemCache }, normalized) : null;
   if (record !== null && store !== undefined) {
     if (options.synonymised.enabled && synonyms !== undefined) push(synonymisedFlag(record, store, synonyms, options.synonymised));
     if (options.compiled.enabled) push(compiledFlag(record, store, options.compiled));

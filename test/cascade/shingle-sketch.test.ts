@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bottomK, shingleHashes, sketchJaccard } from '../../src/cascade/shingle-sketch.js';
+import { bottomK, shingleHashes, sketchJaccard, sortUint32, sortedDistinct } from '../../src/cascade/shingle-sketch.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 describe('bottom-k sketches', () => {
@@ -30,5 +30,35 @@ describe('bottom-k sketches', () => {
     expect(h).toHaveLength(4);
     expect(h[0]).toBe(h[3]);
     expect(shingleHashes(['x', 'y'], 3)).toHaveLength(1);
+  });
+});
+
+describe('sortUint32', () => {
+  it('sorts like a numeric comparison sort, short arrays (quicksort) and long ones (radix), with repeats and high values', () => {
+    const random = seededRandom(9);
+    for (const n of [0, 1, 2, 15, 16, 17, 100, 255, 256, 257, 1000, 5000]) {
+      for (const range of [4, 1000, 2 ** 32]) {
+        const values = Uint32Array.from({ length: n }, () => Math.floor(random() * range));
+        const expected = [...values].sort((x, y) => x - y);
+        sortUint32(values);
+        expect([...values]).toEqual(expected);
+      }
+    }
+  });
+
+  it('bottomK keeps the k smallest distinct values, on the sampled path and the full sort', () => {
+    const random = seededRandom(11);
+    for (const n of [10, 100, 2000, 20000]) {
+      const values = Uint32Array.from({ length: n }, () => Math.floor(random() * 2 ** 32));
+      const expected = [...new Set(values)].sort((x, y) => x - y).slice(0, 64);
+      expect([...bottomK(values, 64)]).toEqual(expected);
+    }
+    // Skewed values (not uniform): the sampled path finds too few and falls back.
+    const skewed = Uint32Array.from({ length: 1000 }, (_, i) => 2 ** 31 + i);
+    expect([...bottomK(skewed, 10)]).toEqual([...skewed.subarray(0, 10)]);
+  });
+
+  it('sortedDistinct keeps each value once, ascending', () => {
+    expect([...sortedDistinct([3, 2 ** 32 - 1, 3, 0, 2 ** 31, 0])]).toEqual([0, 3, 2 ** 31, 2 ** 32 - 1]);
   });
 });
