@@ -40,7 +40,7 @@
  * Deterministic for a given --seed. Last line:
  *   `pairs: total=<n> positives=<n> negatives=<n> out=<dir>/pairs.tsv`
  */
-import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
@@ -51,9 +51,14 @@ const { values: flags } = parseArgs({
   options: {
     out: { type: 'string', default: '/tmp/neardup-pairs' },
     seed: { type: 'string', default: '1' },
-    dataset: { type: 'string', default: resolve(here, '../../shared/datasets/article-benchmark-dev') },
+    dataset: { type: 'string', default: process.env.NEARDUP_ARTICLE_DEV ?? resolve(here, '../../shared/datasets/article-benchmark-dev') },
   },
 });
+if (!existsSync(join(flags.dataset, 'ground-truth.json'))) {
+  // The pairs need the dev pages' HTML, which the repository does not ship (its fixture holds their texts only).
+  process.stderr.write(`make-pairs: no article-benchmark-dev data set at \`${flags.dataset}\` (expected ground-truth.json and html/); give its folder with --dataset <dir> or NEARDUP_ARTICLE_DEV\n`);
+  process.exit(2);
+}
 const out = resolve(flags.out);
 const seed = Number(flags.seed);
 if (!Number.isInteger(seed)) {
