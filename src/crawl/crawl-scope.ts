@@ -28,6 +28,25 @@ export function parseHttpUrl(raw: string): URL | null {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
 }
 
+/**
+ * A seed without its user-info (`http://user:pass@host/` → `http://host/`): neardup fetches no URL
+ * with credentials and writes none to its outputs (links lose theirs in extraction, redirect
+ * targets in the page crawler). A string that is not a URL is returned as it is, for the caller's
+ * validation to refuse.
+ */
+export function withoutUserInfo(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return raw;
+  }
+  if (url.username === '' && url.password === '') return raw;
+  url.username = '';
+  url.password = '';
+  return url.href;
+}
+
 /** The scope key of a URL: its host, or its registrable domain (the host itself for IPs and `localhost`). */
 function scopeKey(url: URL, mode: ScopeMode): string {
   const host = url.hostname.toLowerCase();

@@ -24,7 +24,7 @@ import { extractParsedPage, parsePage } from '../pipeline.js';
 import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
 import { openDedupStage } from './dedup-stage.js';
 import type { CommitResult } from './dedup-stage.js';
-import { createCrawlScope, inCrawlScope, parseHttpUrl } from './crawl-scope.js';
+import { createCrawlScope, inCrawlScope, parseHttpUrl, withoutUserInfo } from './crawl-scope.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
@@ -134,7 +134,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   if (!Array.isArray(options.seeds) || options.seeds.length === 0) {
     throw new ValidationError('Expected at least one seed URL');
   }
-  const seeds = [...options.seeds];
+  const seeds = options.seeds.map((seed) => (typeof seed === 'string' ? withoutUserInfo(seed) : seed));
   const scope = createCrawlScope(seeds, settings.scope);
 
   const crawleeDir = join(dataDir, crawleeFolder);

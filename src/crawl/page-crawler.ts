@@ -116,6 +116,9 @@ export class PageCrawler extends CheerioCrawler {
             beforeRedirect: [
               ...(gotOptions.hooks?.beforeRedirect ?? []),
               async (updated) => {
+                // A Location with user-info is followed without it (see withoutUserInfo in crawl-scope.ts).
+                updated.username = '';
+                updated.password = '';
                 const target = String(updated.url);
                 if (!policy.allowRedirect(target)) {
                   request.noRetry = true;
