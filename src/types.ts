@@ -114,7 +114,9 @@ export type SkipReason =
   | 'out-of-scope'
   | 'fetch-error'
   | 'decode-error'
-  | 'parse-error';
+  | 'parse-error'
+  /** A body that ends before its own encoding says it does (a compressed stream cut short). */
+  | 'truncated';
 
 /** A stored document as read back from the index. */
 export interface StoredDocument extends DocumentMeta {

@@ -86,7 +86,7 @@ export interface IndexStats {
 /** Every reason a page may be skipped for. */
 export const SKIP_REASONS: readonly SkipReason[] = [
   'no-text', 'too-short', 'not-html', 'too-large', 'http-error', 'robots', 'out-of-scope', 'fetch-error', 'decode-error',
-  'parse-error',
+  'parse-error', 'truncated',
 ];
 
 /** Rows per page when iterating (no cursor stays open between yields, so callers may query meanwhile). */

@@ -66,4 +66,17 @@ describe('a truncated compressed body', () => {
     expect(line, 'the page was not stored after its full retry').toBeDefined();
     expect(String(line!.text).split(/\s+/).filter((w) => w !== '').length).toBeGreaterThanOrEqual(240);
   });
+
+  it('a whole compressed body that decodes past --max-page-bytes is skipped `too-large`, once', async () => {
+    const s = await site();
+    const big = gzipSync(Buffer.from(wordsPage(5, { words: 40_000 }), 'utf8'));
+    s.setRoute('127.0.0.1', '/', { body: wordsPage(6, { links: ['/bomb'] }) });
+    s.setRoute('127.0.0.1', '/bomb', { headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' }, body: big });
+    const { dataDir, remove } = freshDataDir('truncated');
+    cleanups.push(remove);
+    expect(big.byteLength).toBeLessThan(65_536);
+    const { results } = await crawlInto(dataDir, [s.url('127.0.0.1', '/')], { maxPageBytes: 65_536 });
+    expect(results.skipped.get(s.url('127.0.0.1', '/bomb'))?.reason).toBe('too-large');
+    expect(s.pathsFetched('127.0.0.1').filter((p) => p === '/bomb')).toHaveLength(1);
+  });
 });
