@@ -19,13 +19,14 @@ import type { Configuration } from '@crawlee/cheerio';
 import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { Config } from '../config.js';
-import { CrawlError, NeardupError, StorageError, ValidationError } from '../errors.js';
+import { CrawlError, NeardupError, StorageError, ValidationError, describeValue } from '../errors.js';
 import { extractParsedPage, parsePage } from '../pipeline.js';
 import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
 import { openDedupStage } from './dedup-stage.js';
 import type { CommitResult } from './dedup-stage.js';
 import { createCrawlScope, inCrawlScope, parseHttpUrl, withoutUserInfo } from './crawl-scope.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
+import { CrawlLock } from './crawl-lock.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from './page-skip-error.js';
@@ -126,11 +127,32 @@ function failureDetail(error: Error): string {
   return firstLine(lines[0] ?? error.name);
 }
 
-/** Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. */
+/**
+ * Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. Throws
+ * CrawlLockedError at once, before touching the folder, while another crawl runs on it
+ * (crawl-lock.ts).
+ */
 export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
+  const dataDir = options.dataDir ?? './data';
+  if (typeof dataDir !== 'string' || dataDir.trim() === '') {
+    throw new ValidationError(`Expected \`data\` to be a folder path, got ${describeValue(dataDir)}`);
+  }
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new StorageError(`Cannot create data folder \`${dataDir}\`: ${(error as Error).message}`, { cause: error });
+  }
+  const lock = CrawlLock.acquire(dataDir);
+  try {
+    return await crawlHoldingLock(options, dataDir);
+  } finally {
+    lock.release();
+  }
+}
+
+async function crawlHoldingLock(options: CrawlOptions, dataDir: string): Promise<CrawlSummary> {
   const { config } = options;
   const settings = config.crawl;
-  const dataDir = options.dataDir ?? './data';
   if (!Array.isArray(options.seeds) || options.seeds.length === 0) {
     throw new ValidationError('Expected at least one seed URL');
   }
