@@ -5,6 +5,7 @@
  */
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { decodeHtmlBytes, looksBinary, utf16ByteOrder } from '../../src/batch/decode-html-bytes.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { crawlInto, freshDataDir, randomWords, wordsPage } from './small-crawl.js';
 
@@ -59,5 +60,21 @@ describe('a UTF-16 page without a BOM', () => {
     cleanups.push(remove);
     const { results } = await crawlInto(dataDir, [site.url('127.0.0.1', '/mislabelled')]);
     expect(results.corpus.find((r) => r.url === site.url('127.0.0.1', '/mislabelled'))?.title).toBe('Plain');
+  });
+
+  it('is text to the shared decoder too (batch files and WARC records use it), in either byte order', () => {
+    const html = '<!doctype html><meta charset="utf-16"><title>Ça</title><p>héllo wörld, this is text</p>';
+    for (const order of ['utf-16le', 'utf-16be'] as const) {
+      const bytes = iconv.encode(html, order);
+      expect(utf16ByteOrder(bytes)).toBe(order);
+      expect(looksBinary(bytes)).toBe(false);
+      expect(decodeHtmlBytes(bytes, 'text/html; charset=utf-16').html).toBe(html);
+      expect(decodeHtmlBytes(bytes, null).html).toBe(html);
+    }
+    // Binary data stays binary: 16-bit integers are not printable ASCII paired with zeros.
+    const samples = new Uint8Array(1024);
+    for (let i = 0; i < samples.length; i += 2) samples[i] = (i * 7) & 0x1f;
+    expect(utf16ByteOrder(samples)).toBe(null);
+    expect(looksBinary(samples)).toBe(true);
   });
 });
