@@ -25,6 +25,7 @@ import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason }
 import { openDedupStage } from './dedup-stage.js';
 import type { CommitResult } from './dedup-stage.js';
 import { createCrawlScope, inCrawlScope, parseHttpUrl, withoutUserInfo } from './crawl-scope.js';
+import type { CrawlScope } from './crawl-scope.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
 import { CrawlLock } from './crawl-lock.js';
 import { HostPacer } from './host-pacer.js';
@@ -127,6 +128,15 @@ function failureDetail(error: Error): string {
   return firstLine(lines[0] ?? error.name);
 }
 
+/** The seeds without user-info (crawl-scope.ts, withoutUserInfo) and their scope; throws a ValidationError for bad ones. */
+function crawlSeeds(options: CrawlOptions): { seeds: string[]; scope: CrawlScope } {
+  if (!Array.isArray(options.seeds) || options.seeds.length === 0) {
+    throw new ValidationError('Expected at least one seed URL');
+  }
+  const seeds = options.seeds.map((seed) => (typeof seed === 'string' ? withoutUserInfo(seed) : seed));
+  return { seeds, scope: createCrawlScope(seeds, options.config.crawl.scope) };
+}
+
 /**
  * Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. Throws
  * CrawlLockedError at once, before touching the folder, while another crawl runs on it
@@ -137,6 +147,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   if (typeof dataDir !== 'string' || dataDir.trim() === '') {
     throw new ValidationError(`Expected \`data\` to be a folder path, got ${describeValue(dataDir)}`);
   }
+  // Bad seeds or scope are refused before anything is written (the folder, the lock).
+  crawlSeeds(options);
   try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
@@ -153,11 +165,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
 async function crawlHoldingLock(options: CrawlOptions, dataDir: string): Promise<CrawlSummary> {
   const { config } = options;
   const settings = config.crawl;
-  if (!Array.isArray(options.seeds) || options.seeds.length === 0) {
-    throw new ValidationError('Expected at least one seed URL');
-  }
-  const seeds = options.seeds.map((seed) => (typeof seed === 'string' ? withoutUserInfo(seed) : seed));
-  const scope = createCrawlScope(seeds, settings.scope);
+  const { seeds, scope } = crawlSeeds(options);
 
   const crawleeDir = join(dataDir, crawleeFolder);
   try {
