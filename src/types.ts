@@ -96,12 +96,17 @@ export interface IndexCandidate extends DocumentMeta {
   readonly textHash: string;
 }
 
-/** What the index decided for a candidate. */
-export type Decision =
+/**
+ * What the index decided for a candidate. `repeated`: the URL was judged before (a retried or
+ * re-processed page) and this is that earlier decision, nothing new was written — counters count
+ * it as no new document.
+ */
+export type Decision = (
   | { readonly kind: 'stored'; readonly id: number }
   | { readonly kind: 'exact'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: 0 }
   | { readonly kind: 'near'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: number }
-  | { readonly kind: 'skipped'; readonly reason: SkipReason };
+  | { readonly kind: 'skipped'; readonly reason: SkipReason }
+) & { readonly repeated?: true };
 
 /** Why a page was neither stored nor judged a duplicate. */
 export type SkipReason =

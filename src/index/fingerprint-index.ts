@@ -538,8 +538,8 @@ export class FingerprintIndex {
     return this.#write(body);
   }
 
-  /** Records a page that was not judged, with its reason. Idempotent by URL. */
-  recordSkip(url: string, reason: SkipReason, detail: string | null = null): void {
+  /** Records a page that was not judged, with its reason. Idempotent by URL: false when the URL was recorded before. */
+  recordSkip(url: string, reason: SkipReason, detail: string | null = null): boolean {
     assertUrl(url);
     if (!SKIP_REASONS.includes(reason)) {
       throw new ValidationError(`Expected \`reason\` to be one of ${SKIP_REASONS.join('|')}, got ${describeValue(reason)}`);
@@ -547,8 +547,10 @@ export class FingerprintIndex {
     if (detail !== null && typeof detail !== 'string') {
       throw new ValidationError(`Expected \`detail\` to be a string or null, got ${describeValue(detail)}`);
     }
-    this.#write(() => {
-      if (this.#prior(url) === null) this.#insertSkip(url, reason, detail);
+    return this.#write(() => {
+      if (this.#prior(url) !== null) return false;
+      this.#insertSkip(url, reason, detail);
+      return true;
     });
   }
 
@@ -879,18 +881,18 @@ export class FingerprintIndex {
     return byIndexed.get(BigInt(key), url) as T | undefined;
   }
 
-  /** The decision already recorded for a URL, or null. */
+  /** The decision already recorded for a URL (marked `repeated`), or null. */
   #prior(url: string): Decision | null {
     const row = this.#priorRow(url);
     if (row !== undefined) {
       const [id, kind, distance, matchId] = row;
-      if (kind === 'stored') return { kind, id };
+      if (kind === 'stored') return { kind, id, repeated: true };
       const matchUrl = (this.#sql.urlOf.get(matchId) as string | undefined) ?? '';
-      if (kind === 'exact') return { kind, id, matchId: matchId ?? 0, matchUrl, distance: 0 };
-      return { kind, id, matchId: matchId ?? 0, matchUrl, distance: distance ?? 0 };
+      if (kind === 'exact') return { kind, id, matchId: matchId ?? 0, matchUrl, distance: 0, repeated: true };
+      return { kind, id, matchId: matchId ?? 0, matchUrl, distance: distance ?? 0, repeated: true };
     }
     const reason = this.#sql.probeSkipped.get(url) as SkipReason | undefined;
-    return reason === undefined ? null : { kind: 'skipped', reason };
+    return reason === undefined ? null : { kind: 'skipped', reason, repeated: true };
   }
 
   #insertSkip(url: string, reason: SkipReason, detail: string | null): void {
