@@ -23,7 +23,7 @@ import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Requ
 import type { CheerioAPI } from 'cheerio';
 import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../batch/decode-html-bytes.js';
 import type { HostPacer } from './host-pacer.js';
-import { PageSkipError } from './page-skip-error.js';
+import { PageSkipError } from '../errors.js';
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
