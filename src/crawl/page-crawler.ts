@@ -246,6 +246,11 @@ export class PageCrawler extends CheerioCrawler {
     return { dom: $.root()[0], $, body: html, enqueueLinks: context.enqueueLinks } as unknown as ParsedPage;
   }
 
+  /** Requests started by this crawler (retries of one request count once). */
+  get startedCount(): number {
+    return this.startedIds.size;
+  }
+
   /** Whether the crawl stopped because it started `budget` requests. */
   get budgetReached(): boolean {
     return this.reachedBudget;
