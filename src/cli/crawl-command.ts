@@ -58,6 +58,9 @@ export function crawlSummaryText(s: CrawlSummary): string {
       + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} in-flight requests put back` : ''}`
       + `${s.repairedRequests > 0 ? `, ${s.repairedRequests} torn queue files repaired from the frontier journal` : ''}`);
   }
+  if (s.linksDropped > 0) {
+    lines.push(`  links dropped: ${s.linksDropped} (over --max-links-per-page on their page, or past --queue-multiple × the pages left)`);
+  }
   lines.push(`  outputs: ${join(s.dataDir, databaseFileName)}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
   return `${lines.join('\n')}\n`;
 }

@@ -28,6 +28,7 @@ import { createCrawlScope, inCrawlScope, parseHttpUrl, withoutUserInfo } from '.
 import type { CrawlScope } from './crawl-scope.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
 import { CrawlLock } from './crawl-lock.js';
+import { LinkBudget, addAllOptions, newRequestCount } from './link-budget.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from '../errors.js';
@@ -76,6 +77,11 @@ export interface CrawlSummary extends CrawlProgress {
   readonly repairedRequests: number;
   /** Requests still in the queue: 0 when the crawl finished. */
   readonly pending: number;
+  /**
+   * In-scope links left out of the queue in this run: over `crawl.maxLinksPerPage` on their page,
+   * or beyond `crawl.queueBudgetMultiple` × the pages the budget had left (link-budget.ts).
+   */
+  readonly linksDropped: number;
   /** Why the crawl ended. */
   readonly stopReason: 'finished' | 'max-pages' | 'aborted';
 }
@@ -220,12 +226,18 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string): Promise
     emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason: 'robots' }, detail });
   };
 
-  /** The links of a page to enqueue: in scope, allowed by robots.txt (one URL parse each). */
-  const linksToFollow = async (links: readonly string[], depth: number): Promise<{ url: string; crawlDepth: number }[]> => {
-    const follow: { url: string; crawlDepth: number }[] = [];
+  /**
+   * The links of a page to enqueue: in scope (one URL parse each), the first `admit(count)` of those
+   * (the link budget), allowed by robots.txt.
+   */
+  const linksToFollow = async (links: readonly string[], depth: number, admit: (count: number) => number): Promise<JournalEntry[]> => {
+    const inScope: [string, URL][] = [];
     for (const link of links) {
       const url = parseHttpUrl(link);
-      if (url === null || !inCrawlScope(scope, url)) continue;
+      if (url !== null && inCrawlScope(scope, url)) inScope.push([link, url]);
+    }
+    const follow: JournalEntry[] = [];
+    for (const [link, url] of inScope.slice(0, admit(inScope.length))) {
       const allowed = robots.allows(url);
       if (allowed === true || (allowed !== false && (await allowed))) follow.push({ url: link, crawlDepth: depth });
       else await recordRobotsSkip(link);
@@ -243,6 +255,12 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string): Promise
     throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
   }
   const budget = Math.max(0, settings.maxPages - handledBefore);
+  const linkBudget = new LinkBudget({
+    maxLinksPerPage: settings.maxLinksPerPage,
+    queueBudgetMultiple: settings.queueBudgetMultiple,
+    budget,
+    pendingAtStart: before.pending,
+  });
 
   /** The database or the corpus failed: nothing more can be stored, so the crawl stops. */
   /**
@@ -258,10 +276,10 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string): Promise
     throw error;
   };
 
-  /** Journalled first, then queued: see frontier-journal.ts. */
-  const enqueue = async (requests: readonly JournalEntry[]): Promise<void> => {
+  /** Journalled first, then queued (see frontier-journal.ts); resolves with how many were new to the queue. */
+  const enqueue = async (requests: readonly JournalEntry[]): Promise<number> => {
     journal.append(requests);
-    await crawler.addRequests([...requests], { waitForAllRequestsToBeAdded: true });
+    return newRequestCount(await crawler.addRequests([...requests], addAllOptions(requests.length)));
   };
   let repairedRequests = 0;
 
@@ -319,9 +337,15 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string): Promise
       emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
       const isDuplicate = decision.kind === 'exact' || decision.kind === 'near';
       if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
-      const links = await linksToFollow(page.links, depth + 1);
-      // Added before the handler returns, so that a request marked handled always has its links queued.
-      if (links.length > 0) await enqueue(links);
+      let admitted = 0;
+      let added = 0;
+      try {
+        const links = await linksToFollow(page.links, depth + 1, (count) => (admitted = linkBudget.admit(count, crawler.startedCount)));
+        // Added before the handler returns, so that a request marked handled always has its links queued.
+        if (links.length > 0) added = await enqueue(links);
+      } finally {
+        linkBudget.settle(admitted, added);
+      }
     },
   }, crawleeConfig, {
     userAgent: settings.userAgent,
@@ -359,15 +383,15 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string): Promise
   ticker?.unref();
 
   try {
-    const admitted = await linksToFollow(seeds, 0);
+    const admitted = await linksToFollow(seeds, 0, (count) => count);
     if (before.torn > 0) {
       // A killed process tore some of crawlee's request files: add every request ever journalled
       // again; crawlee keeps those it still has (handled or not) and recreates the lost ones.
       const all = journal.read();
       repairedRequests = before.torn;
-      if (all.length > 0) await crawler.addRequests(all, { waitForAllRequestsToBeAdded: true });
+      if (all.length > 0) linkBudget.addedOutside(newRequestCount(await crawler.addRequests(all, addAllOptions(all.length))));
     }
-    if (admitted.length > 0) await enqueue(admitted);
+    if (admitted.length > 0) linkBudget.addedOutside(await enqueue(admitted));
     if (budget > 0 && options.signal?.aborted !== true) await crawler.run();
     await crawler.settled();
     if (crawler.budgetReached && stopReason === 'finished') stopReason = 'max-pages';
@@ -391,5 +415,5 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string): Promise
     throw new CrawlError(`Crawl failed: ${firstLine((fatal as Error).message ?? String(fatal))}`, { cause: fatal });
   }
   if (stopReason === 'finished' && pending > 0) stopReason = 'max-pages';
-  return { ...progress(), dataDir, seeds, handledBefore, releasedLocks, repairedRequests, pending, stopReason };
+  return { ...progress(), dataDir, seeds, handledBefore, releasedLocks, repairedRequests, pending, linksDropped: linkBudget.dropped, stopReason };
 }

@@ -69,3 +69,19 @@ export class LinkBudget {
     this.added += added;
   }
 }
+
+/** Requests of a crawlee `addRequests` result that were new to the queue. */
+export function newRequestCount(result: { readonly addedRequests: readonly { readonly wasAlreadyPresent: boolean }[] }): number {
+  let added = 0;
+  for (const request of result.addedRequests) if (!request.wasAlreadyPresent) added++;
+  return added;
+}
+
+/**
+ * Options for crawlee's `addRequests` that add `count` requests before it resolves, in one batch:
+ * crawlee adds 1,000 a batch by default and sleeps a second after each further batch, so a long
+ * list held a page handler for minutes (past its timeout, and crawlee then fetched the page again).
+ */
+export function addAllOptions(count: number): { waitForAllRequestsToBeAdded: true; batchSize: number } {
+  return { waitForAllRequestsToBeAdded: true, batchSize: Math.max(1000, count) };
+}
