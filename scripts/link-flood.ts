@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const { values, positionals } = parseArgs({
   options: { links: { type: 'string', default: '100000' }, 'max-pages': { type: 'string', default: '50' } },

@@ -100,7 +100,7 @@ interface Batch {
 }
 
 /** Where documents are analysed: the worker pool, or this thread. */
-export interface Analyser {
+export interface Analyzer {
   readonly workers: number;
   run(inputs: readonly AnalyzeItem[]): Promise<readonly AnalyzeResult[]>;
   close(): Promise<void>;
@@ -108,7 +108,7 @@ export interface Analyser {
   utilization?(): number;
 }
 
-function inProcessAnalyser(config: Config): Analyser {
+function inProcessAnalyzer(config: Config): Analyzer {
   // As in analyze-worker.ts: one stem cache for the run.
   const options: AnalyzeOptions = { stemCache: new StemCache() };
   return {
@@ -130,10 +130,10 @@ function bump(map: Record<string, number>, key: string): void {
 }
 
 /** Analyses a batch; if its worker died, retries document by document so one bad document fails alone. */
-export async function analyseBatch(analyser: Analyser, inputs: readonly AnalyzeItem[]): Promise<readonly AnalyzeResult[]> {
+export async function analyzeBatch(analyzer: Analyzer, inputs: readonly AnalyzeItem[]): Promise<readonly AnalyzeResult[]> {
   if (inputs.length === 0) return [];
   try {
-    return await analyser.run(inputs);
+    return await analyzer.run(inputs);
   } catch (error) {
     if (!(error instanceof WorkerCrashError) || inputs.length === 1) {
       if (error instanceof WorkerCrashError) return [{ ok: false, error: error.message }];
@@ -141,7 +141,7 @@ export async function analyseBatch(analyser: Analyser, inputs: readonly AnalyzeI
     }
   }
   const out: AnalyzeResult[] = [];
-  for (const input of inputs) out.push(...(await analyseBatch(analyser, [input])));
+  for (const input of inputs) out.push(...(await analyzeBatch(analyzer, [input])));
   return out;
 }
 
@@ -164,15 +164,15 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
   };
 
   const pipeline = await Pipeline.open({ dataDir: options.dataDir, config });
-  let analyser: Analyser | null = null;
+  let analyzer: Analyzer | null = null;
   try {
-    analyser = options.inProcess === true
-      ? inProcessAnalyser(config)
+    analyzer = options.inProcess === true
+      ? inProcessAnalyzer(config)
       : (() => {
         const pool = new AnalyzePool({ size: workerCount(options.workers ?? config.dedup.workers), config });
-        return { workers: pool.size, run: (inputs) => pool.run(inputs), close: () => pool.close(), utilization: () => pool.utilization() } satisfies Analyser;
+        return { workers: pool.size, run: (inputs) => pool.run(inputs), close: () => pool.close(), utilization: () => pool.utilization() } satisfies Analyzer;
       })();
-    const slots = Math.max(1, analyser.workers) * 2;
+    const slots = Math.max(1, analyzer.workers) * 2;
     const batchSize = Math.max(1, Math.min(options.batchSize ?? 64, Math.floor(maxInFlight / (slots + 1))));
     const batchChars = Math.max(1, Math.floor(maxInFlightBytes / (slots * 2)));
     const queue = new PQueue({ concurrency: slots });
@@ -276,15 +276,15 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
       options.onProgress?.(progress);
     };
 
-    const active = analyser;
+    const active = analyzer;
     // Batches waiting for an analysis slot, oldest first. The queued task is one shared function
     // that takes the oldest batch when it starts: p-queue keeps up to ~100 started tasks in its
     // array until it compacts, and a task closing over its batch would keep 100 batches alive.
     const waiting: Batch[] = [];
-    const analyseNext = async () => {
+    const analyzeNext = async () => {
       const batch = waiting.shift()!;
       try {
-        const results = await analyseBatch(active, batch.pages.map((p) => (p.kind === 'page' ? p.input : p)));
+        const results = await analyzeBatch(active, batch.pages.map((p) => (p.kind === 'page' ? p.input : p)));
         if (fatal !== null) return;
         ready.set(batch.seq, { batch, results });
         drain();
@@ -303,7 +303,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
       waiting.push({ seq: seq++, entries: entriesOfBatch, pages, chars });
       docsInFlight += pages.length;
       charsInFlight += chars;
-      void queue.add(analyseNext);
+      void queue.add(analyzeNext);
     };
 
     let entriesOf: BatchEntry[] = [];
@@ -333,10 +333,10 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
     await queue.onIdle();
     if (fatal !== null) throw fatal;
     drain();
-    return { ...progress, workers: analyser.workers, workerUtilization: analyser.utilization?.() ?? null, problems, interrupted };
+    return { ...progress, workers: analyzer.workers, workerUtilization: analyzer.utilization?.() ?? null, problems, interrupted };
   } finally {
     try {
-      await analyser?.close();
+      await analyzer?.close();
     } finally {
       await pipeline.close();
     }

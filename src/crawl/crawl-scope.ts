@@ -7,42 +7,13 @@ import { getDomain, getHostname } from 'tldts';
 import { ValidationError, describeValue } from '../errors.js';
 
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
+import { parseHttpUrl } from '../url/url-host.js';
 
 /** A crawl's scope, built once from the seeds. */
 export interface CrawlScope {
   readonly mode: ScopeMode;
   /** Lower-case hosts (mode `host`) or registrable domains (mode `domain`) in scope. */
   readonly keys: ReadonlySet<string>;
-}
-
-/** Parses a seed or link into an http(s) URL, or null. */
-export function parseHttpUrl(raw: string): URL | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return null;
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-}
-
-/**
- * A seed without its user-info (`http://user:pass@host/` → `http://host/`): neardup fetches no URL
- * with credentials and writes none to its outputs (links lose theirs in extraction, redirect
- * targets in the page crawler). A string that is not a URL is returned as it is, for the caller's
- * validation to refuse.
- */
-export function withoutUserInfo(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return raw;
-  }
-  if (url.username === '' && url.password === '') return raw;
-  url.username = '';
-  url.password = '';
-  return url.href;
 }
 
 /** The scope key of a URL: its host, or its registrable domain (the host itself for IPs and `localhost`). */

@@ -24,8 +24,9 @@ import { extractParsedPage, parsePage } from '../analyze/analyze-page.js';
 import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
 import { openDedupStage } from './dedup-stage.js';
 import type { CommitResult } from '../pipeline.js';
-import { createCrawlScope, inCrawlScope, parseHttpUrl, withoutUserInfo } from './crawl-scope.js';
+import { createCrawlScope, inCrawlScope } from './crawl-scope.js';
 import type { CrawlScope } from './crawl-scope.js';
+import { hostnameOf, parseHttpUrl, withoutUserInfo } from '../url/url-host.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
 import { CrawlLock } from './crawl-lock.js';
 import { LinkBudget, addAllOptions, newRequestCount } from './link-budget.js';
@@ -114,14 +115,6 @@ function lastModifiedIso(header: string | string[] | undefined): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
-}
-
 function firstLine(message: string): string {
   const line = message.split('\n', 1)[0]!.trim();
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
@@ -134,7 +127,7 @@ function failureDetail(error: Error): string {
   return firstLine(lines[0] ?? error.name);
 }
 
-/** The seeds without user-info (crawl-scope.ts, withoutUserInfo) and their scope; throws a ValidationError for bad ones. */
+/** The seeds without user-info (url/url-host.ts, withoutUserInfo) and their scope; throws a ValidationError for bad ones. */
 function crawlSeeds(options: CrawlOptions): { seeds: string[]; scope: CrawlScope } {
   if (!Array.isArray(options.seeds) || options.seeds.length === 0) {
     throw new ValidationError('Expected at least one seed URL');
@@ -211,7 +204,7 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string): Promise
     userAgent: settings.userAgent,
     timeoutMs: settings.requestTimeoutSecs * 1000,
     enabled: settings.respectRobots,
-    onOrigin: (origin, found) => pacer.setCrawlDelay(hostOf(origin), found.policy.crawlDelaySecs),
+    onOrigin: (origin, found) => pacer.setCrawlDelay(hostnameOf(origin), found.policy.crawlDelaySecs),
   });
   // URLs already recorded as robots skips in this run (a disallowed page is linked from many pages).
   const robotsSkipped = new Set<string>();

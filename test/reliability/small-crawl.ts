@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seededRandom } from '../../scripts/seeded-random.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { loadConfig } from '../../src/config.js';
 import type { Config, PartialConfig } from '../../src/config.js';
 import { crawl } from '../../src/crawl/crawl.js';
