@@ -11,7 +11,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig, loadConfig } from '../../src/config.js';
-import { crawlInto, freshDataDir, requestFiles, wordsPage } from './small-crawl.js';
+import { crawlInto, freshDataDir, requestFiles, wordsPage } from '../helpers/small-crawl.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { neardupBin, spawnNeardup } from '../helpers/run-cli.js';
-import { freshDataDir, requestFiles, wordsPage } from './small-crawl.js';
+import { freshDataDir, requestFiles, wordsPage } from '../helpers/small-crawl.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
 import { loadConfig } from '../../src/config.js';
 

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCrawlScope, inCrawlScope } from '../../src/crawl/crawl-scope.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
-import { crawlInto, freshDataDir, wordsPage } from './small-crawl.js';
+import { crawlInto, freshDataDir, wordsPage } from '../helpers/small-crawl.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pipeline } from '../../src/pipeline.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
-import { crawlConfig, freshDataDir, wordsPage } from './small-crawl.js';
+import { crawlConfig, freshDataDir, wordsPage } from '../helpers/small-crawl.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { FixtureSite } from '../helpers/fixture-site.js';
-import { crawlInto, freshDataDir, wordsPage } from './small-crawl.js';
+import { crawlInto, freshDataDir, wordsPage } from '../helpers/small-crawl.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { registerClusters } from '../../src/cli/clusters-command.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { runInProcess } from '../helpers/run-cli.js';
-import { crawlInto, freshDataDir, wordsPage } from './small-crawl.js';
+import { crawlInto, freshDataDir, wordsPage } from '../helpers/small-crawl.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -7,7 +7,7 @@ import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeHtmlBytes, looksBinary, utf16ByteOrder } from '../../src/input/decode-html-bytes.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
-import { crawlInto, freshDataDir, randomWords, wordsPage } from './small-crawl.js';
+import { crawlInto, freshDataDir, randomWords, wordsPage } from '../helpers/small-crawl.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

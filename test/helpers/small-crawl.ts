@@ -1,17 +1,18 @@
 /**
- * Shared by the focused hostile-case tests (issue 19): distinct generated pages, a fresh data
- * folder per crawl, and a crawl run in this process against a local fixture site.
+ * Small crawls for tests (the focused hostile cases of test/reliability/): distinct generated
+ * pages, a fresh data folder per crawl, a crawl run in this process against a local fixture
+ * site, and crawlee's request files counted as they are on disk.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { seededRandom } from '../helpers/seeded-random.js';
+import { seededRandom } from './seeded-random.js';
+import { tempDir } from './temp-dir.js';
 import { loadConfig } from '../../src/config.js';
 import type { Config, PartialConfig } from '../../src/config.js';
 import { crawl } from '../../src/crawl/crawl.js';
 import type { CrawlSummary } from '../../src/crawl/crawl.js';
-import { readCrawlResults } from '../helpers/crawl-results.js';
-import type { CrawlResults } from '../helpers/crawl-results.js';
+import { readCrawlResults } from './crawl-results.js';
+import type { CrawlResults } from './crawl-results.js';
 
 const vocabulary = ('river stone window harbor lantern orchard meadow copper violin glacier ladder quartz '
   + 'thunder pepper saddle marble falcon pillow canyon cotton engine mirror velvet tunnel basket '
@@ -39,8 +40,8 @@ export function wordsPage(seed: number, options: { readonly title?: string; read
 
 /** A fresh data folder, removed by the returned cleanup. */
 export function freshDataDir(prefix: string): { readonly dataDir: string; readonly remove: () => void } {
-  const dataDir = mkdtempSync(join(tmpdir(), `neardup-${prefix}-`));
-  return { dataDir, remove: () => rmSync(dataDir, { recursive: true, force: true }) };
+  const { dir, remove } = tempDir(`neardup-${prefix}-`);
+  return { dataDir: dir, remove };
 }
 
 /** Test settings: fast pacing, few workers; overlaid by `crawlSettings`. */
