@@ -12,9 +12,10 @@
  * so a crawl killed with SIGKILL leaves no stale lock behind; a pid file would. The file itself is
  * kept: removing it while another process opens it would let two crawls lock two different files.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CrawlLockedError, StorageError } from '../errors.js';
+import { CrawlLockedError, StorageError, ValidationError, describeValue } from '../errors.js';
 
 /** The lock file's name in a data folder. */
 export const crawlLockFileName = 'crawl.lock';
@@ -29,10 +30,18 @@ export class CrawlLock {
   }
 
   /**
-   * Takes the data folder's crawl lock, or throws CrawlLockedError at once (no waiting) when
-   * another process holds it. The folder must exist.
+   * Takes the data folder's crawl lock (creating the folder if missing), or throws
+   * CrawlLockedError at once (no waiting) when another process holds it.
    */
   static acquire(dataDir: string): CrawlLock {
+    if (typeof dataDir !== 'string' || dataDir.trim() === '') {
+      throw new ValidationError(`Expected \`data\` to be a folder path, got ${describeValue(dataDir)}`);
+    }
+    try {
+      mkdirSync(dataDir, { recursive: true });
+    } catch (error) {
+      throw new StorageError(`Cannot create data folder \`${dataDir}\`: ${(error as Error).message}`, { cause: error });
+    }
     const path = join(dataDir, crawlLockFileName);
     let db: Database.Database;
     try {
