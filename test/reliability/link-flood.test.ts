@@ -10,7 +10,9 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { registerCrawl } from '../../src/cli/crawl-command.js';
 import { defaultConfig, loadConfig } from '../../src/config.js';
+import { runInProcess } from '../helpers/run-cli.js';
 import { crawlInto, freshDataDir, requestFiles, wordsPage } from '../helpers/small-crawl.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -81,6 +83,20 @@ describe('a page with 100,000 links and --max-pages 50', () => {
     expect(summary.pending).toBe(0);
     expect(results.stored.size).toBe(11);
     expect([...site.hits.keys()].filter((p) => p.startsWith('/p/'))).toHaveLength(10);
+  });
+
+  it('says so in the readable summary, and takes both limits as flags', async () => {
+    const site = await floodSite(300);
+    const { dataDir, remove } = freshDataDir('flood');
+    cleanups.push(remove);
+    const run = await runInProcess(registerCrawl, ['crawl', `${site.origin}/`, '--data', dataDir, '--max-links-per-page', '20', '--queue-multiple', '1', '--max-pages', '5', '--host-rpm', '1000000', '--no-robots']);
+    expect(run.code, run.stderr).toBe(0);
+    // The hub: 20 of 300 considered, room for 1 × 4 pages left.
+    expect(run.stdout).toContain(`links dropped: ${300 - 4}`);
+    expect(requestFiles(dataDir).total).toBe(5);
+    const bad = await runInProcess(registerCrawl, ['crawl', `${site.origin}/`, '--data', dataDir, '--max-links-per-page', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/max-links-per-page/);
   });
 
   it.each([
