@@ -65,6 +65,14 @@ export const configSchema = z.object({
     maxRequestsPerMinutePerHost: int(1, 1_000_000),
     maxRedirects: int(0, 100),
     userAgent: z.string().min(1),
+    /** In-scope links of one page considered for the queue, at most; the rest are dropped (counted). */
+    maxLinksPerPage: int(1, 10_000_000),
+    /**
+     * The queue holds at most this many times the pages the budget (`maxPages`) has left; links
+     * beyond are dropped (counted), so a link flood costs no more memory and disk than the budget
+     * can use.
+     */
+    queueBudgetMultiple: int(1, 1_000_000),
   }).strict(),
   dedup: z.object({
     /** Worker threads for extraction and fingerprinting; 0 = one per core. */

@@ -152,6 +152,16 @@ export function deserializeError(e: SerializedError): Error {
   }
 }
 
+/**
+ * Another crawl holds the data folder (src/crawl/crawl-lock.ts). Exit 75 (EX_TEMPFAIL of
+ * sysexits.h): nothing is wrong with the command, it can run once the other crawl has ended.
+ */
+export class CrawlLockedError extends NeardupError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_CRAWL_LOCKED', message, { ...options, exitCode: 75 });
+  }
+}
+
 /** Describes a value for error messages: `x` (string), 12 (number). */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `\`${value}\` (string)`;

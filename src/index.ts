@@ -10,7 +10,7 @@ export { loadConfig, parseConfig, defaultConfig } from './config.js';
 export type { Config, PartialConfig, LoadConfigOptions } from './config.js';
 export {
   NeardupError, ValidationError, InputError, ConfigError, IndexError, ParameterMismatchError, StorageError, CrawlError,
-  NoFeaturesError, WorkerCrashError, WorkerStartError,
+  CrawlLockedError, NoFeaturesError, WorkerCrashError, WorkerStartError,
 } from './errors.js';
 export { HASH_NAMES, FEATURE_WEIGHTINGS, SKIP_REASONS, SCOPE_MODES } from './types.js';
 export type {

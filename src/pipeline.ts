@@ -163,8 +163,8 @@ export class Pipeline {
   /** Records a page that was not processed (fetch failure, robots, scope, ...). */
   recordSkip(url: string, reason: SkipReason, detail?: string): void {
     this.assertOpen();
-    this.index.recordSkip(url, reason, detail);
-    this.countSkip(reason);
+    if (this.index.recordSkip(url, reason, detail)) this.countSkip(reason);
+    else this.counters.processed++;
   }
 
   /** Counts a failure that is not a page's fault (an unexpected error while handling it). */
@@ -209,6 +209,13 @@ export class Pipeline {
   /** Counts a decision and records the page's links (a stored page's corpus line is written before). */
   private afterDecision(analyzed: AnalyzedPage, decision: Decision): void {
     this.counters.processed++;
+    // An earlier decision on the URL (a retried or re-processed page) is no new document: the
+    // counts of a run are what it added to the data folder.
+    if (decision.repeated !== true) this.countDecision(decision);
+    this.recordLinksOf(analyzed);
+  }
+
+  private countDecision(decision: Decision): void {
     if (decision.kind === 'stored') {
       this.counters.stored++;
     } else if (decision.kind === 'exact') {
@@ -221,7 +228,6 @@ export class Pipeline {
       this.counters.skipped++;
       this.counters.skippedBy[decision.reason] = (this.counters.skippedBy[decision.reason] ?? 0) + 1;
     }
-    this.recordLinksOf(analyzed);
   }
 
   /**

@@ -105,8 +105,12 @@ export interface IndexCandidate extends DocumentMeta {
   readonly sketch?: Uint32Array | null;
 }
 
-/** What the index decided for a candidate. */
-export type Decision =
+/**
+ * What the index decided for a candidate. `repeated`: the URL was judged before (a retried or
+ * re-processed page) and this is that earlier decision, nothing new was written — counters count
+ * it as no new document.
+ */
+export type Decision = (
   | { readonly kind: 'stored'; readonly id: number }
   | { readonly kind: 'exact'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: 0 }
   | { readonly kind: 'near'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: number }
@@ -115,12 +119,16 @@ export type Decision =
     /** Estimated Jaccard similarity of the feature sets, and containment (the larger direction). */
     readonly similarity: number; readonly containment: number;
   }
-  | { readonly kind: 'skipped'; readonly reason: SkipReason };
+  | { readonly kind: 'skipped'; readonly reason: SkipReason }
+) & { readonly repeated?: true };
 
-/** Why a page was neither stored nor judged a duplicate: every reason. */
+/**
+ * Why a page was neither stored nor judged a duplicate: every reason. `truncated`: a body that
+ * ends before its own encoding says it does (a compressed stream cut short).
+ */
 export const SKIP_REASONS = [
   'no-text', 'too-short', 'not-html', 'too-large', 'http-error', 'robots', 'out-of-scope', 'fetch-error', 'decode-error',
-  'parse-error',
+  'parse-error', 'truncated',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

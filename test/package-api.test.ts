@@ -30,6 +30,7 @@ describe('the package entry', () => {
     expect(config.fingerprint.distance).toBe(neardup.defaultConfig().fingerprint.distance);
     expect(() => neardup.parseConfig({ fingerprint: { distance: 99 } })).toThrow(neardup.ConfigError);
     expect(new neardup.ValidationError('x')).toBeInstanceOf(neardup.NeardupError);
+    expect(new neardup.CrawlLockedError('x').exitCode).toBe(75);
     expect(neardup.HASH_NAMES).toContain(config.fingerprint.hash);
     expect(neardup.SKIP_REASONS).toContain('too-short');
   });

@@ -145,7 +145,7 @@ describe('Pipeline', () => {
     const stored = first.process({ url: 'http://a.test/1', html: htmlOf(6) });
     first.close();
     const second = open();
-    expect(second.process({ url: 'http://a.test/1', html: htmlOf(6) })).toEqual(stored);
+    expect(second.process({ url: 'http://a.test/1', html: htmlOf(6) })).toEqual({ ...stored, repeated: true });
     second.close();
     expect(corpusLines()).toHaveLength(1);
   });
@@ -160,7 +160,7 @@ describe('Pipeline', () => {
     const whole = readFileSync(path, 'utf8');
     truncateSync(path, whole.indexOf('\n') + 1 + 30);
     const second = open();
-    expect(second.process({ url: 'http://a.test/2', html: htmlOf(8) })).toEqual(decision);
+    expect(second.process({ url: 'http://a.test/2', html: htmlOf(8) })).toEqual({ ...decision, repeated: true });
     second.process({ url: 'http://a.test/1', html: htmlOf(7) });
     second.close();
     expect(corpusLines().map((r) => r.url)).toEqual(['http://a.test/1', 'http://a.test/2']);

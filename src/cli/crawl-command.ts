@@ -25,6 +25,8 @@ interface CrawlFlags {
   readonly maxPageBytes?: number;
   readonly timeout?: number;
   readonly userAgent?: string;
+  readonly maxLinksPerPage?: number;
+  readonly queueMultiple?: number;
   readonly json?: boolean;
   readonly progress: boolean;
 }
@@ -57,6 +59,9 @@ export function crawlSummaryText(s: CrawlSummary): string {
       + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} in-flight requests put back` : ''}`
       + `${s.repairedRequests > 0 ? `, ${s.repairedRequests} torn queue files repaired from the frontier journal` : ''}`);
   }
+  if (s.linksDropped > 0) {
+    lines.push(`  links dropped: ${s.linksDropped} (over --max-links-per-page on their page, or past --queue-multiple × the pages left)`);
+  }
   lines.push(`  outputs: ${join(s.dataDir, databaseFileName)}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
   return `${lines.join('\n')}\n`;
 }
@@ -81,6 +86,8 @@ export function registerCrawl(program: Command): void {
     .option('--timeout <secs>', `per-request timeout (default: ${d.requestTimeoutSecs})`, intFlag('timeout', 1, 3600))
     .option('--user-agent <ua>', `User-Agent header; its first word picks the robots.txt group (default: "${d.userAgent}")`)
     .addOption(verifyOption())
+    .option('--max-links-per-page <n>', `in-scope links of a page considered for the queue, at most (default: ${d.maxLinksPerPage})`, intFlag('max-links-per-page', 1, 10_000_000))
+    .option('--queue-multiple <n>', `queue at most n times the pages --max-pages has left; further links are dropped (default: ${d.queueBudgetMultiple})`, intFlag('queue-multiple', 1, 1_000_000))
     .option('--json', 'print the summary as JSON on stdout', false)
     .option('--no-progress', 'no live progress line on stderr (shown only on a terminal anyway)')
     .action(async (seeds: string[], flags: CrawlFlags, cmd: Command) => {
@@ -96,6 +103,8 @@ export function registerCrawl(program: Command): void {
         maxPageBytes: flags.maxPageBytes,
         requestTimeoutSecs: flags.timeout,
         userAgent: flags.userAgent,
+        maxLinksPerPage: flags.maxLinksPerPage,
+        queueBudgetMultiple: flags.queueMultiple,
       };
       const overrides: PartialConfig = {
         crawl: crawlOverrides as PartialConfig['crawl'],

@@ -7,7 +7,7 @@ import { getDomain, getHostname } from 'tldts';
 import { ValidationError, describeValue } from '../errors.js';
 
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
-import { parseHttpUrl } from '../url/url-host.js';
+import { parseHttpUrl, withoutUserInfo } from '../url/url-host.js';
 
 /** A crawl's scope, built once from the seeds. */
 export interface CrawlScope {
@@ -44,4 +44,14 @@ export function inCrawlScope(scope: CrawlScope, url: string | URL): boolean {
   if (parsed === null) return false;
   if (scope.mode === 'any') return true;
   return scope.keys.has(scopeKey(parsed, scope.mode));
+}
+
+/**
+ * A crawl's seeds and their scope: each seed without its user-info (withoutUserInfo: a crawl
+ * never sends credentials), checked to be an http(s) URL. Throws a ValidationError otherwise.
+ */
+export function seedScope(seeds: readonly string[], mode: ScopeMode): { seeds: string[]; scope: CrawlScope } {
+  if (!Array.isArray(seeds) || seeds.length === 0) throw new ValidationError('Expected at least one seed URL');
+  const stripped = seeds.map((seed) => (typeof seed === 'string' ? withoutUserInfo(seed) : seed));
+  return { seeds: stripped, scope: createCrawlScope(stripped, mode) };
 }

@@ -19,14 +19,17 @@ import type { Configuration } from '@crawlee/cheerio';
 import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { Config } from '../config.js';
-import { CrawlError, NeardupError, StorageError, ValidationError } from '../errors.js';
+import { CrawlError, NeardupError, StorageError } from '../errors.js';
 import { extractParsedPage, parsePage } from '../analyze/analyze-page.js';
 import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
 import { openDedupStage, type DedupStage } from './dedup-stage.js';
 import type { CommitResult } from '../pipeline.js';
-import { createCrawlScope, inCrawlScope } from './crawl-scope.js';
+import { inCrawlScope, seedScope } from './crawl-scope.js';
+import type { CrawlScope } from './crawl-scope.js';
 import { hostnameOf, parseHttpUrl } from '../url/url-host.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
+import { CrawlLock } from './crawl-lock.js';
+import { LinkBudget, addAllOptions, newRequestCount } from './link-budget.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from '../errors.js';
@@ -75,6 +78,8 @@ export interface CrawlSummary extends CrawlProgress {
   readonly repairedRequests: number;
   /** Requests still in the queue: 0 when the crawl finished. */
   readonly pending: number;
+  /** In-scope links this run left out of the queue (over maxLinksPerPage or the queue bound: link-budget.ts). */
+  readonly linksDropped: number;
   /** Why the crawl ended. */
   readonly stopReason: 'finished' | 'max-pages' | 'aborted';
 }
@@ -169,8 +174,10 @@ function stopOnStorageFailure(run: CrawlRun, error: unknown): void {
 /** What the page handler, the failure handler and the link filter share. */
 interface CrawlContext {
   readonly settings: Config['crawl'];
-  readonly scope: ReturnType<typeof createCrawlScope>;
+  readonly scope: CrawlScope;
   readonly robots: RobotsCache;
+  /** What the queue may still take (link-budget.ts). */
+  readonly linkBudget: LinkBudget;
   readonly dedup: DedupStage;
   readonly journal: FrontierJournal;
   readonly run: CrawlRun;
@@ -189,12 +196,18 @@ async function recordRobotsSkip(ctx: CrawlContext, url: string): Promise<void> {
   ctx.emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason: 'robots' }, detail });
 }
 
-/** The links of a page to enqueue: in scope, allowed by robots.txt (one URL parse each). */
-async function linksToFollow(ctx: CrawlContext, links: readonly string[], depth: number): Promise<{ url: string; crawlDepth: number }[]> {
-  const follow: { url: string; crawlDepth: number }[] = [];
+/**
+ * The links of a page to enqueue: in scope (one URL parse each), the first `admit(count)` of those
+ * (the link budget), allowed by robots.txt.
+ */
+async function linksToFollow(ctx: CrawlContext, links: readonly string[], depth: number, admit: (count: number) => number): Promise<JournalEntry[]> {
+  const inScope: [string, URL][] = [];
   for (const link of links) {
     const url = parseHttpUrl(link);
-    if (url === null || !inCrawlScope(ctx.scope, url)) continue;
+    if (url !== null && inCrawlScope(ctx.scope, url)) inScope.push([link, url]);
+  }
+  const follow: JournalEntry[] = [];
+  for (const [link, url] of inScope.slice(0, admit(inScope.length))) {
     const allowed = ctx.robots.allows(url);
     if (allowed === true || (allowed !== false && (await allowed))) follow.push({ url: link, crawlDepth: depth });
     else await recordRobotsSkip(ctx, link);
@@ -202,10 +215,23 @@ async function linksToFollow(ctx: CrawlContext, links: readonly string[], depth:
   return follow;
 }
 
-/** Journalled first, then queued: see frontier-journal.ts. */
-async function enqueue(ctx: CrawlContext, requests: readonly JournalEntry[]): Promise<void> {
+/** Journalled first, then queued (see frontier-journal.ts); resolves with how many were new to the queue. */
+async function enqueue(ctx: CrawlContext, requests: readonly JournalEntry[]): Promise<number> {
   ctx.journal.append(requests);
-  await ctx.run.crawler!.addRequests([...requests], { waitForAllRequestsToBeAdded: true });
+  return newRequestCount(await ctx.run.crawler!.addRequests([...requests], addAllOptions(requests.length)));
+}
+
+/** A page's links, within the link budget, queued (reserved links are settled whatever happens). */
+async function followLinks(ctx: CrawlContext, links: readonly string[], depth: number): Promise<void> {
+  const crawler = ctx.run.crawler!;
+  let admitted = 0;
+  let added = 0;
+  try {
+    const follow = await linksToFollow(ctx, links, depth, (count) => (admitted = ctx.linkBudget.admit(count, crawler.startedCount)));
+    if (follow.length > 0) added = await enqueue(ctx, follow);
+  } finally {
+    ctx.linkBudget.settle(admitted, added);
+  }
 }
 
 async function recordFailure(ctx: CrawlContext, url: string, depth: number | null, reason: SkipReason, detail: string): Promise<void> {
@@ -250,9 +276,8 @@ async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): P
   ctx.emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
   const isDuplicate = decision.kind === 'exact' || decision.kind === 'near' || decision.kind === 'similar';
   if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
-  const links = await linksToFollow(ctx, page.links, depth + 1);
   // Added before the handler returns, so that a request marked handled always has its links queued.
-  if (links.length > 0) await enqueue(ctx, links);
+  await followLinks(ctx, page.links, depth + 1);
 }
 
 /** A request that failed for good: recorded as a skip with its reason. */
@@ -312,15 +337,15 @@ async function runCrawler(ctx: CrawlContext, seeds: readonly string[], tornFiles
   const crawler = ctx.run.crawler!;
   let repairedRequests = 0;
   try {
-    const admitted = await linksToFollow(ctx, seeds, 0);
+    const admitted = await linksToFollow(ctx, seeds, 0, (count) => count);
     if (tornFiles > 0) {
       // A killed process tore some of crawlee's request files: add every request ever journalled
       // again; crawlee keeps those it still has (handled or not) and recreates the lost ones.
       const all = ctx.journal.read();
       repairedRequests = tornFiles;
-      if (all.length > 0) await crawler.addRequests(all, { waitForAllRequestsToBeAdded: true });
+      if (all.length > 0) ctx.linkBudget.addedOutside(newRequestCount(await crawler.addRequests(all, addAllOptions(all.length))));
     }
-    if (admitted.length > 0) await enqueue(ctx, admitted);
+    if (admitted.length > 0) ctx.linkBudget.addedOutside(await enqueue(ctx, admitted));
     if (budget > 0 && signal?.aborted !== true) await crawler.run();
     await crawler.settled();
     if (crawler.budgetReached && ctx.run.stopReason === 'finished') ctx.run.stopReason = 'max-pages';
@@ -331,16 +356,25 @@ async function runCrawler(ctx: CrawlContext, seeds: readonly string[], tornFiles
   return repairedRequests;
 }
 
-/** Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. */
+/**
+ * Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. Throws
+ * CrawlLockedError at once, before touching the folder, while another crawl runs on it
+ * (crawl-lock.ts). Bad seeds or scope are refused before anything is written.
+ */
 export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
+  const dataDir = options.dataDir ?? './data';
+  const { seeds, scope } = seedScope(options.seeds, options.config.crawl.scope);
+  const lock = CrawlLock.acquire(dataDir);
+  try {
+    return await crawlHoldingLock(options, dataDir, seeds, scope);
+  } finally {
+    lock.release();
+  }
+}
+
+async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: readonly string[], scope: CrawlScope): Promise<CrawlSummary> {
   const { config } = options;
   const settings = config.crawl;
-  const dataDir = options.dataDir ?? './data';
-  if (!Array.isArray(options.seeds) || options.seeds.length === 0) {
-    throw new ValidationError('Expected at least one seed URL');
-  }
-  const seeds = [...options.seeds];
-  const scope = createCrawlScope(seeds, settings.scope);
   const crawleeDir = crawleeDirOf(dataDir);
   const queueDir = join(crawleeDir, 'request_queues', 'default');
   const before = scanPersistedQueue(queueDir, { releaseLocks: true });
@@ -366,11 +400,14 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     enabled: settings.respectRobots,
     onOrigin: (origin, found) => pacer.setCrawlDelay(hostnameOf(origin), found.policy.crawlDelaySecs),
   });
+  const budget = Math.max(0, settings.maxPages - before.handled);
+  const linkBudget = new LinkBudget({
+    maxLinksPerPage: settings.maxLinksPerPage, queueBudgetMultiple: settings.queueBudgetMultiple, budget, pendingAtStart: before.pending,
+  });
   const ctx: CrawlContext = {
-    settings, scope, robots, dedup, journal, run, emit: (event) => options.onPage?.(event), robotsSkipped: new Set<string>(),
+    settings, scope, robots, linkBudget, dedup, journal, run, emit: (event) => options.onPage?.(event), robotsSkipped: new Set<string>(),
   };
   const { crawleeConfig, queue } = await openQueue(crawleeDir, dedup);
-  const budget = Math.max(0, settings.maxPages - before.handled);
   const crawler = createCrawler(ctx, queue, crawleeConfig, pacer, budget);
   run.crawler = crawler;
 
@@ -406,6 +443,6 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   if (run.stopReason === 'finished' && pending > 0) run.stopReason = 'max-pages';
   return {
     ...progress(), dataDir, seeds, handledBefore: before.handled, releasedLocks: before.released, repairedRequests, pending,
-    stopReason: run.stopReason,
+    linksDropped: linkBudget.dropped, stopReason: run.stopReason,
   };
 }

@@ -16,6 +16,8 @@
  *   failure is recorded as a skip with its reason instead.
  */
 import type { IncomingMessage } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { CheerioCrawler } from '@crawlee/cheerio';
 import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
@@ -23,6 +25,11 @@ import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../input/d
 import type { HostPacer } from './host-pacer.js';
 import { hostnameOf } from '../url/url-host.js';
 import { PageSkipError } from '../errors.js';
+
+const gunzipAsync = promisify(gunzip);
+const inflateAsync = promisify(inflate);
+const inflateRawAsync = promisify(inflateRaw);
+const brotliAsync = promisify(brotliDecompress);
 
 /** Content types fetched as pages; anything else is recorded `not-html` without reading its body. */
 const htmlTypes: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
@@ -81,6 +88,44 @@ async function readBody(response: IncomingMessage, maxBytes: number, request: Re
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
+/** The Content-Encodings decodeContent reads. */
+const acceptEncoding = 'gzip, deflate, br';
+
+/**
+ * A body as sent → the page's bytes, by its Content-Encoding (gzip, deflate or br; anything else
+ * passes through, as got passes it). Strict where got is lenient: a compressed body that ends
+ * before its compressed stream does (a connection cut, a cache that stored half a file, with a
+ * Content-Length that matches the cut) is skipped `truncated` and retried (the server may send all
+ * of it next time), never decoded to a shorter page that would be stored as whole. The decoded
+ * size is capped like the body's.
+ */
+async function decodeContent(raw: Buffer, contentEncoding: string | string[] | undefined, maxBytes: number, request: Request): Promise<Buffer> {
+  const encoding = (Array.isArray(contentEncoding) ? contentEncoding.join(',') : contentEncoding ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity' || raw.byteLength === 0) return raw;
+  const options = { maxOutputLength: maxBytes };
+  let decode: ((buffer: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>) | null = null;
+  if (encoding === 'gzip' || encoding === 'x-gzip') decode = gunzipAsync;
+  // RFC 9110's deflate is zlib-wrapped; some servers send raw deflate (no header: CM bits are not 8).
+  else if (encoding === 'deflate') decode = (raw[0]! & 0x0f) === 8 ? inflateAsync : inflateRawAsync;
+  else if (encoding === 'br') decode = brotliAsync;
+  if (decode === null) return raw;
+  try {
+    return await decode(raw, options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_BUFFER_TOO_LARGE') {
+      request.noRetry = true;
+      throw new PageSkipError('too-large', `decoded body exceeds ${maxBytes} bytes`);
+    }
+    // zlib's "unexpected end of file", for gzip, deflate and br alike.
+    if (code === 'Z_BUF_ERROR') {
+      throw new PageSkipError('truncated', `${encoding} body of ${raw.byteLength} bytes ends before its compressed stream (${(error as Error).message})`);
+    }
+    request.noRetry = true;
+    throw new PageSkipError('decode-error', `${encoding} body does not decode (${(error as Error).message})`);
+  }
+}
+
 /** What CheerioCrawler._parseHTML returns. */
 type ParsedPage = Awaited<ReturnType<CheerioCrawler['_parseHTML']>>;
 
@@ -98,9 +143,17 @@ export class PageCrawler extends CheerioCrawler {
       preNavigationHooks: [
         (context, gotOptions) => {
           const { request } = context;
-          gotOptions.headers = { ...gotOptions.headers, 'user-agent': policy.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' };
+          gotOptions.headers = {
+            ...gotOptions.headers,
+            'user-agent': policy.userAgent,
+            accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+            'accept-encoding': acceptEncoding,
+          };
           Object.assign(gotOptions, {
             maxRedirects: policy.maxRedirects,
+            // got decompresses leniently (a body cut short decodes to a shorter page, no error):
+            // `_parseHTML` decompresses strictly instead (decodeContent).
+            decompress: false,
             // The generated browser headers would replace our User-Agent.
             useHeaderGenerator: false,
           });
@@ -109,6 +162,9 @@ export class PageCrawler extends CheerioCrawler {
             beforeRedirect: [
               ...(gotOptions.hooks?.beforeRedirect ?? []),
               async (updated) => {
+                // A Location with user-info is followed without it (see withoutUserInfo in src/url/url-host.ts).
+                updated.username = '';
+                updated.password = '';
                 const target = String(updated.url);
                 if (!policy.allowRedirect(target)) {
                   request.noRetry = true;
@@ -165,7 +221,8 @@ export class PageCrawler extends CheerioCrawler {
 
   /** Replaces CheerioCrawler._parseHTML: capped read, charset sniffing, one parse. */
   protected override async _parseHTML(response: IncomingMessage, _isXml: boolean, context: CheerioCrawlingContext): Promise<ParsedPage> {
-    const bytes = await readBody(response, this.policy.maxPageBytes, context.request);
+    const raw = await readBody(response, this.policy.maxPageBytes, context.request);
+    const bytes = await decodeContent(raw, response.headers['content-encoding'], this.policy.maxPageBytes, context.request);
     if (looksBinary(bytes)) {
       context.request.noRetry = true;
       throw new PageSkipError('not-html', 'binary body');
@@ -180,6 +237,11 @@ export class PageCrawler extends CheerioCrawler {
     }
     // crawlee's typings see cheerio's CommonJS build, ours its ESM build: the same objects at run time.
     return { dom: $.root()[0], $, body: html, enqueueLinks: context.enqueueLinks } as unknown as ParsedPage;
+  }
+
+  /** Requests started by this crawler (retries of one request count once). */
+  get startedCount(): number {
+    return this.startedIds.size;
   }
 
   /** Whether the crawl stopped because it started `budget` requests. */

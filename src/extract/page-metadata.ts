@@ -55,6 +55,10 @@ export function resolveHttpUrl(href: string, base: string | null): string | null
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   url.hash = '';
+  // User-info (`user:pass@`) is never followed nor recorded: fetched with it, a link would send a
+  // page author's credentials; recorded, it would write them to the database, corpus and reports.
+  url.username = '';
+  url.password = '';
   return url.href;
 }
 

@@ -182,12 +182,10 @@ export class FingerprintIndex {
     return this.#write(body);
   }
 
-  /** Records a page that was not judged, with its reason. Idempotent by URL. */
-  recordSkip(url: string, reason: SkipReason, detail: string | null = null): void {
+  /** Records a page that was not judged, with its reason. Idempotent by URL: false when the URL was recorded before. */
+  recordSkip(url: string, reason: SkipReason, detail: string | null = null): boolean {
     assertSkip(url, reason, detail);
-    this.#write(() => {
-      if (this.#prior(url) === null) this.#insertSkip(url, reason, detail);
-    });
+    return this.#write(() => this.#prior(url) === null && this.#insertSkip(url, reason, detail));
   }
 
   /** Records the links of a page (distinct from → to pairs; a self-link is ignored). */
@@ -283,17 +281,18 @@ export class FingerprintIndex {
     return exact ?? findMatch(this.#table!, this.#sql.candidate, this.#candidates, this.params.distance, hi, lo, textHash);
   }
 
-  /** The decision already recorded for a URL, or null. */
+  /** The decision already recorded for a URL (marked `repeated`: nothing new is written), or null. */
   #prior(url: string): Decision | null {
     const row = this.#urls!.rowFor<PriorRow>(url, this.#sql.priorById, this.#sql.priorIndexed);
     if (row !== undefined) return toPriorDecision(row, this.#sql.urlOf);
     const reason = this.#sql.probeSkipped.get(url) as SkipReason | undefined;
-    return reason === undefined ? null : { kind: 'skipped', reason };
+    return reason === undefined ? null : { kind: 'skipped', reason, repeated: true };
   }
 
-  #insertSkip(url: string, reason: SkipReason, detail: string | null): void {
+  #insertSkip(url: string, reason: SkipReason, detail: string | null): true {
     this.#sql.insertSkipped.run(url, reason, detail, Date.now());
     this.#pending.skipped++;
+    return true;
   }
 
   /** Inside a write transaction: decide and record one document. */

@@ -204,13 +204,13 @@ export function* pagedRows<R, K>(fetchPage: (after: K) => R[], first: K, keyOf: 
 /** The decision recorded in a URL's row; `urlOf` reads the matched document's URL. */
 export function toPriorDecision(row: PriorRow, urlOf: Statement): Decision {
   const [id, kind, distance, matchId, similarity, containment] = row;
-  if (kind === 'stored') return { kind, id };
+  if (kind === 'stored') return { kind, id, repeated: true };
   const matchUrl = (urlOf.get(matchId) as string | undefined) ?? '';
-  if (kind === 'exact') return { kind, id, matchId: matchId ?? 0, matchUrl, distance: 0 };
+  if (kind === 'exact') return { kind, id, matchId: matchId ?? 0, matchUrl, distance: 0, repeated: true };
   if (kind === 'similar') {
-    return { kind, id, matchId: matchId ?? 0, matchUrl, distance: distance ?? 0, similarity: similarity ?? 0, containment: containment ?? 0 };
+    return { kind, id, matchId: matchId ?? 0, matchUrl, distance: distance ?? 0, similarity: similarity ?? 0, containment: containment ?? 0, repeated: true };
   }
-  return { kind, id, matchId: matchId ?? 0, matchUrl, distance: distance ?? 0 };
+  return { kind, id, matchId: matchId ?? 0, matchUrl, distance: distance ?? 0, repeated: true };
 }
 
 function optionalString(doc: DocumentMeta, key: keyof DocumentMeta): string | null {

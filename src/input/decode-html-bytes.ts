@@ -1,6 +1,8 @@
 /**
  * Bytes of a page → string, with the charset taken (in this order) from a byte-order mark, the
- * HTTP Content-Type header, a `<meta charset>` / `<meta http-equiv>` in the first bytes, strict
+ * byte pattern of UTF-16 (markup is ASCII, which UTF-16 writes with a zero byte in every other
+ * place: a page declared `charset=utf-16` by its header or its own `<meta>` but sent without a
+ * BOM), the HTTP Content-Type header, a `<meta charset>` / `<meta http-equiv>` in the first bytes, strict
  * UTF-8 if the bytes are valid UTF-8, and finally chardet's guess. Legacy encodings
  * (windows-1251, Shift_JIS, ...) are decoded with iconv-lite.
  */
@@ -37,7 +39,9 @@ function normalizeLabel(label: string): string {
   const l = label.toLowerCase();
   if (l === 'iso-8859-1' || l === 'latin1' || l === 'us-ascii' || l === 'ascii' || l === 'iso8859-1') return 'windows-1252';
   if (l === 'utf8') return 'utf-8';
-  // A page that declares utf-16 in <meta> but arrived as bytes without a BOM is really ASCII-compatible.
+  // A UTF-16 page shows by its bytes (utf16ByteOrder), BOM or not; one declared UTF-16 whose bytes
+  // are not (a common mislabel, and what the HTML standard assumes of a `<meta>` saying utf-16)
+  // is ASCII-compatible.
   if (l === 'utf-16' || l === 'utf-16le' || l === 'utf-16be') return 'utf-8';
   return l;
 }
@@ -46,6 +50,36 @@ function bomCharset(bytes: Uint8Array): { charset: string; skip: number } | null
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { charset: 'utf-8', skip: 3 };
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { charset: 'utf-16le', skip: 2 };
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { charset: 'utf-16be', skip: 2 };
+  return null;
+}
+
+/** How far into a body to look for the byte pattern of UTF-16. */
+const utf16SniffBytes = 512;
+
+function isAsciiText(b: number): boolean {
+  return (b >= 0x20 && b <= 0x7e) || b === 0x09 || b === 0x0a || b === 0x0d;
+}
+
+/**
+ * The byte order of a UTF-16 body without a BOM, from its bytes, or null. HTML's markup is ASCII,
+ * which UTF-16LE writes as (character, 0) and UTF-16BE as (0, character): when at least half of
+ * the first 256 byte pairs are printable ASCII in one order and hardly any in the other, the body
+ * is UTF-16 in that order. No ASCII-compatible encoding has a zero byte in every other place, and
+ * binary data rarely pairs printable characters with zeros this regularly.
+ */
+export function utf16ByteOrder(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const pairs = Math.floor(Math.min(bytes.length, utf16SniffBytes) / 2);
+  if (pairs < 8) return null;
+  let le = 0;
+  let be = 0;
+  for (let i = 0; i < pairs; i++) {
+    const first = bytes[2 * i]!;
+    const second = bytes[2 * i + 1]!;
+    if (second === 0 && isAsciiText(first)) le++;
+    else if (first === 0 && isAsciiText(second)) be++;
+  }
+  if (le * 2 >= pairs && be * 8 <= le) return 'utf-16le';
+  if (be * 2 >= pairs && le * 8 <= be) return 'utf-16be';
   return null;
 }
 
@@ -65,11 +99,11 @@ const binarySniffBytes = 512;
  * binary data bytes as the WHATWG MIME Sniffing standard defines them (0x00–0x08, 0x0B,
  * 0x0E–0x1A, 0x1C–0x1F; random bytes have ~1 in 10). The standard calls one such byte enough;
  * a share lets through a real page with a stray NUL or ESC in its title. A UTF-16 or UTF-8
- * byte-order mark makes it text. Servers label images, archives and executables `text/html`
+ * byte-order mark makes it text, and so does the byte pattern of UTF-16 (utf16ByteOrder). Servers label images, archives and executables `text/html`
  * often enough; decoding them gives a "document" of random letters that would be stored.
  */
 export function looksBinary(bytes: Uint8Array): boolean {
-  if (bomCharset(bytes) !== null) return false;
+  if (bomCharset(bytes) !== null || utf16ByteOrder(bytes) !== null) return false;
   const n = Math.min(bytes.length, binarySniffBytes);
   let binary = 0;
   for (let i = 0; i < n; i++) {
@@ -89,6 +123,8 @@ export function decodeHtmlBytes(bytes: Uint8Array, contentType?: string | null):
     const body = bytes.subarray(bom.skip);
     return { html: decodeWith(body, bom.charset) ?? '', charset: bom.charset };
   }
+  const utf16 = utf16ByteOrder(bytes);
+  if (utf16 !== null) return { html: decodeWith(bytes, utf16) ?? '', charset: utf16 };
   for (const declared of [charsetFromContentType(contentType), charsetFromMeta(bytes)]) {
     if (declared === null) continue;
     const charset = normalizeLabel(declared);

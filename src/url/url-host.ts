@@ -15,6 +15,25 @@ export function parseHttpUrl(raw: string): URL | null {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
 }
 
+/**
+ * A URL without its user-info (`http://user:pass@host/` → `http://host/`): neardup fetches no URL
+ * with credentials and writes none to its outputs (the crawl strips seeds with this; links lose
+ * theirs in extraction, redirect targets in the page crawler). A string that is not a URL is
+ * returned as it is, for the caller's validation to refuse.
+ */
+export function withoutUserInfo(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return raw;
+  }
+  if (url.username === '' && url.password === '') return raw;
+  url.username = '';
+  url.password = '';
+  return url.href;
+}
+
 /** Lower-case host name of an http(s) URL (surrounding white space ignored), or null for anything else. */
 export function urlHost(raw: string): string | null {
   const url = parseHttpUrl(raw.trim());

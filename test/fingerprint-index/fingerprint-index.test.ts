@@ -174,9 +174,9 @@ describe('bulk and idempotence', () => {
     expect(decisions).toEqual([
       { kind: 'stored', id: 1 },
       { kind: 'near', id: 2, matchId: 1, matchUrl: 'u:1', distance: 1 },
-      { kind: 'stored', id: 1 },
+      { kind: 'stored', id: 1, repeated: true },
       { kind: 'skipped', reason: 'no-text' },
-      { kind: 'skipped', reason: 'no-text' },
+      { kind: 'skipped', reason: 'no-text', repeated: true },
     ]);
     expect(index.stats()).toEqual({ stored: 1, exact: 0, near: 1, similar: 0, skipped: 1 });
   });
@@ -186,12 +186,13 @@ describe('bulk and idempotence', () => {
     index.checkAndInsert(candidate('u:1', BASE));
     const first = index.checkAndInsert(candidate('u:2', BASE, 'text:u:1'));
     const before = index.stats();
-    expect(index.checkAndInsert(candidate('u:2', flipBits(BASE, [0, 1, 2, 3, 4, 5])))).toEqual(first);
-    expect(index.checkAndInsert(candidate('u:1', null))).toEqual({ kind: 'stored', id: 1 });
-    index.recordSkip('u:1', 'robots');
-    index.recordSkip('u:9', 'http-error', '404');
-    index.recordSkip('u:9', 'robots');
-    expect(index.checkAndInsert(candidate('u:9', BASE))).toEqual({ kind: 'skipped', reason: 'http-error' });
+    // The earlier decision, marked `repeated` (nothing new was written).
+    expect(index.checkAndInsert(candidate('u:2', flipBits(BASE, [0, 1, 2, 3, 4, 5])))).toEqual({ ...first, repeated: true });
+    expect(index.checkAndInsert(candidate('u:1', null))).toEqual({ kind: 'stored', id: 1, repeated: true });
+    expect(index.recordSkip('u:1', 'robots')).toBe(false);
+    expect(index.recordSkip('u:9', 'http-error', '404')).toBe(true);
+    expect(index.recordSkip('u:9', 'robots')).toBe(false);
+    expect(index.checkAndInsert(candidate('u:9', BASE))).toEqual({ kind: 'skipped', reason: 'http-error', repeated: true });
     expect(index.stats()).toEqual({ ...before, skipped: 1 });
     expect([...index.skipped()].map(({ url, reason, detail }) => ({ url, reason, detail }))).toEqual([
       { url: 'u:9', reason: 'http-error', detail: '404' },
@@ -247,7 +248,7 @@ describe('bulk and idempotence', () => {
     }
     const before = index.stats();
     // The next write regrows the filter from SQLite; every URL must still be recognised.
-    for (const [url, decision] of first) expect(index.checkAndInsert(candidate(url, BASE))).toEqual(decision);
+    for (const [url, decision] of first) expect(index.checkAndInsert(candidate(url, BASE))).toEqual({ ...decision, repeated: true });
     expect(index.stats()).toEqual(before);
   });
 
@@ -322,10 +323,11 @@ describe('the database file', () => {
     const judge = (index: FingerprintIndex, url: string) => decisions.set(url, index.checkAndInsert(candidate(url, randomFingerprint(next))));
     for (let i = 0; i < 12; i++) judge(a, `u:a${i}`); // a merges at 5 and 10
     for (let i = 0; i < 11; i++) judge(b, `u:b${i}`); // b never merges on its own
-    expect(a.checkAndInsert(candidate('u:b3', BASE))).toEqual(decisions.get('u:b3')); // in a's tail through catch-up
+    const again = (url: string) => ({ ...decisions.get(url), repeated: true });
+    expect(a.checkAndInsert(candidate('u:b3', BASE))).toEqual(again('u:b3')); // in a's tail through catch-up
     judge(a, 'u:a12'); // the call above merged b's documents too (a's tail reached 5)
-    expect(b.checkAndInsert(candidate('u:b7', BASE))).toEqual(decisions.get('u:b7')); // b resyncs: now in url_index
-    expect(b.checkAndInsert(candidate('u:a2', null))).toEqual(decisions.get('u:a2'));
+    expect(b.checkAndInsert(candidate('u:b7', BASE))).toEqual(again('u:b7')); // b resyncs: now in url_index
+    expect(b.checkAndInsert(candidate('u:a2', null))).toEqual(again('u:a2'));
     const db = new Database(join(temp.dir, 'merge.db'), { readonly: true });
     const indexed = db.prepare('SELECT count(*) FROM url_index').pluck().get() as number;
     const indexedTo = db.prepare("SELECT value FROM counters WHERE name = 'url_indexed_to'").pluck().get() as number;
@@ -335,7 +337,7 @@ describe('the database file', () => {
     const fresh = open('merge.db');
     for (const [url, decision] of decisions) {
       expect(fresh.getByUrl(url)?.id, url).toBe((decision as { id: number }).id);
-      expect(fresh.checkAndInsert(candidate(url, BASE))).toEqual(decision);
+      expect(fresh.checkAndInsert(candidate(url, BASE))).toEqual({ ...decision, repeated: true });
     }
     expect(fresh.stats().stored + fresh.stats().near + fresh.stats().exact).toBe(decisions.size);
   });

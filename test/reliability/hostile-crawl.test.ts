@@ -109,8 +109,8 @@ describe('crawl of the hostile site', () => {
   });
 
   it('keeps only its own files in --data, none named after a URL', () => {
-    // neardup's outputs, and crawlee's queue: one file per request, named by a hash of its URL.
-    const own = /^(neardup\.db(-wal|-shm)?|corpus\.jsonl|crawlee\/|crawlee\/neardup-frontier\.jsonl|crawlee\/request_queues\/|crawlee\/request_queues\/default\/|crawlee\/request_queues\/default\/(__metadata__|[A-Za-z0-9]{15})\.json)$/;
+    // neardup's outputs, the crawl lock (crawl-lock.ts), and crawlee's queue: one file per request, named by a hash of its URL.
+    const own = /^(neardup\.db(-wal|-shm)?|corpus\.jsonl|crawl\.lock|crawlee\/|crawlee\/neardup-frontier\.jsonl|crawlee\/request_queues\/|crawlee\/request_queues\/default\/|crawlee\/request_queues\/default\/(__metadata__|[A-Za-z0-9]{15})\.json)$/;
     const files = listFiles(c.dataDir);
     expect(files.filter((f) => !own.test(f))).toEqual([]);
     expect(files.filter((f) => /^crawlee\/request_queues\/default\/[A-Za-z0-9]{15}\.json$/.test(f)).length).toBeGreaterThan(200);
