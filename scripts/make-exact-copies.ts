@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const { values: flags } = parseArgs({
   options: {

@@ -39,7 +39,7 @@ import { blockLayout } from '../src/fingerprint-index/block-layout.js';
 import { IdList } from '../src/fingerprint-index/id-list.js';
 import { PairedBlockTable } from '../src/fingerprint-index/paired-block-table.js';
 import { SketchKeyTable } from '../src/fingerprint-index/sketch-key-table.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const { values: flags } = parseArgs({ options: { pairs: { type: 'string', default: '/tmp/neardup-pairs/pairs.tsv' } } });
 const pairsFile = resolve(flags.pairs);
