@@ -58,7 +58,7 @@ describe('exact duplicates by text hash, second stage', () => {
     expect(index.getByUrl('u:2')).toMatchObject({ kind: 'similar', distance: 12, matchId: 1, similarity, containment });
     expect([...index.rejected()].map((r) => r.kind)).toEqual(['similar']);
     expect(index.stats()).toMatchObject({ stored: 1, similar: 1 });
-    expect(index.checkAndInsert(doc('u:2', FAR, 'h2', sketchOf(40, 2040)))).toEqual(decision); // judged once
+    expect(index.checkAndInsert(doc('u:2', FAR, 'h2', sketchOf(40, 2040)))).toEqual({ ...decision, repeated: true }); // judged once: the earlier decision, marked repeated
     // An excerpt: contained, not alike by Jaccard.
     expect(index.checkAndInsert(doc('u:3', FAR, 'h3', sketchOf(0, 1000)))).toMatchObject({ kind: 'similar', matchId: 1 });
   });
