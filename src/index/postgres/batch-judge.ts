@@ -4,8 +4,12 @@
  * a URL already recorded gets its earlier decision; a null fingerprint is skipped 'no-text'; else the
  * document is stored unless a stored one lies within k: an exact duplicate (distance 0, same text hash)
  * first, else the nearest (ties: the lowest id). Documents earlier in the batch count as stored ones.
- * Whether a document is stored needs no query; only the kind and the matched URL of a rejected one
- * need the text hash and URL of matched rows from the database (one query for the batch: `needed`).
+ *
+ * No query is needed to decide: whether a document is stored, and which stored document it matches,
+ * depend on fingerprints only. Two stored documents are never within k of each other, so at most one
+ * lies at distance 0 from a document: when there is one it is both the exact candidate and the
+ * nearest, and the text hash only decides the kind (exact or near). For a match in the database that
+ * comparison, and the matched URL, are left to the insert statement (`checkExact`, pg-insert-sql.ts).
  */
 import { popcount32 } from '../../fingerprint/fingerprint-codec.js';
 import type { Decision, IndexCandidate } from '../../types.js';
@@ -20,17 +24,16 @@ export interface PlannedRow {
   readonly lo: number;
   distance: number | null;
   matchId: number | null;
+  /** The match is a database row at distance 0: the insert makes the kind 'exact' when its text hash is equal. */
+  checkExact: boolean;
+  /** The matched URL when the match is in this batch (else read back by the insert). */
+  matchUrl: string | null;
 }
 
-/** A matched row's URL and text hash. */
-export interface MatchedRow {
-  readonly url: string;
-  readonly textHash: string;
-}
-
-interface Rejection {
-  readonly row: PlannedRow;
-  readonly matches: readonly NearMatch[];
+/** What the insert statement says of a rejected row whose match is in the database. */
+export interface InsertedRow {
+  readonly kind: 'exact' | 'near';
+  readonly matchUrl: string;
 }
 
 export class BatchJudge {
@@ -38,17 +41,13 @@ export class BatchJudge {
   readonly rows: PlannedRow[] = [];
   /** URLs to record as skipped 'no-text'. */
   readonly skips: string[] = [];
-  /** Ids of database rows whose URL and text hash the decisions need. */
-  readonly needed = new Set<number>();
   /** The rows this batch stores (added to memory once committed). */
   readonly stored: PlannedRow[] = [];
   readonly #decisions: Array<Decision | PlannedRow> = [];
-  readonly #rejections: Rejection[] = [];
-  readonly #batchRows = new Map<number, PlannedRow>();
 
   /**
-   * Pass 1. `prior`: decisions recorded before this transaction, by URL. `ids`: ids allocated for this
-   * transaction, ascending, at least one per document.
+   * `prior`: decisions recorded before this transaction, by URL. `ids`: ids allocated for this
+   * transaction, ascending, at least one per document with a fingerprint.
    */
   constructor(docs: readonly IndexCandidate[], prior: ReadonlyMap<string, Decision>, ids: readonly number[], memory: MemoryFingerprints) {
     const firstByUrl = new Map<string, number>();
@@ -65,54 +64,53 @@ export class BatchJudge {
         this.#decisions.push({ kind: 'skipped', reason: 'no-text' });
         continue;
       }
-      const hi = doc.fingerprint.hi >>> 0;
-      const lo = doc.fingerprint.lo >>> 0;
-      const row: PlannedRow = { id: ids[nextId++]!, kind: 'stored', doc, hi, lo, distance: null, matchId: null };
-      const matches = memory.matches(hi, lo);
-      for (const s of this.stored) {
-        const distance = popcount64(s.hi ^ hi, s.lo ^ lo);
-        if (distance <= memory.k) matches.push({ id: s.id, distance });
-      }
+      const row = this.#judge(doc, ids[nextId++]!, memory);
       this.rows.push(row);
-      this.#batchRows.set(row.id, row);
       this.#decisions.push(row);
-      if (matches.length === 0) {
-        this.stored.push(row);
-        continue;
-      }
-      row.kind = 'near';
-      this.#rejections.push({ row, matches });
-      for (const m of matches) if (!this.#batchRows.has(m.id)) this.needed.add(m.id);
+      if (row.kind === 'stored') this.stored.push(row);
     }
   }
 
-  /** Pass 2: given the `needed` rows, sets each rejection's kind and match; returns the decisions. */
-  finish(matched: ReadonlyMap<number, MatchedRow>): Decision[] {
-    const urls = new Map<number, string>();
-    for (const { row, matches } of this.#rejections) {
-      let best: NearMatch | null = null;
-      let exact = false;
-      for (const m of matches) {
-        const other = this.#batchRows.get(m.id);
-        const info = other === undefined ? matched.get(m.id) : { url: other.doc.url, textHash: other.doc.textHash };
-        if (info === undefined) throw new Error(`matched row ${m.id} was not read back`);
-        urls.set(m.id, info.url);
-        if (m.distance === 0 && info.textHash === row.doc.textHash) {
-          best = m;
-          exact = true;
-          break;
-        }
-        if (best === null || m.distance < best.distance || (m.distance === best.distance && m.id < best.id)) best = m;
-      }
-      row.kind = exact ? 'exact' : 'near';
-      row.distance = best!.distance;
-      row.matchId = best!.id;
+  #judge(doc: IndexCandidate, id: number, memory: MemoryFingerprints): PlannedRow {
+    const hi = doc.fingerprint!.hi >>> 0;
+    const lo = doc.fingerprint!.lo >>> 0;
+    const row: PlannedRow = { id, kind: 'stored', doc, hi, lo, distance: null, matchId: null, checkExact: false, matchUrl: null };
+    let best: NearMatch | null = null;
+    let inBatch: PlannedRow | null = null;
+    for (const m of memory.matches(hi, lo)) {
+      if (best === null || m.distance < best.distance || (m.distance === best.distance && m.id < best.id)) best = m;
     }
+    // Rows of this batch have higher ids than every database row, and ascend in batch order.
+    for (const s of this.stored) {
+      const distance = popcount64(s.hi ^ hi, s.lo ^ lo);
+      if (distance <= memory.k && (best === null || distance < best.distance)) {
+        best = { id: s.id, distance };
+        inBatch = s;
+      }
+    }
+    if (best === null) return row;
+    row.distance = best.distance;
+    row.matchId = best.id;
+    if (inBatch !== null) {
+      row.matchUrl = inBatch.doc.url;
+      row.kind = best.distance === 0 && inBatch.doc.textHash === doc.textHash ? 'exact' : 'near';
+    } else {
+      row.kind = 'near';
+      row.checkExact = best.distance === 0;
+    }
+    return row;
+  }
+
+  /** The decisions, given what the insert said of rows matched in the database (by row id). */
+  decisions(inserted: ReadonlyMap<number, InsertedRow>): Decision[] {
     return this.#decisions.map((d) => {
       if (!('doc' in d)) return d;
       if (d.kind === 'stored') return { kind: 'stored', id: d.id };
-      const base = { id: d.id, matchId: d.matchId!, matchUrl: urls.get(d.matchId!)! };
-      return d.kind === 'exact' ? { kind: 'exact', ...base, distance: 0 } : { kind: 'near', ...base, distance: d.distance! };
+      const back = d.matchUrl === null ? inserted.get(d.id) : undefined;
+      if (d.matchUrl === null && back === undefined) throw new Error(`the insert did not return row ${d.id}`);
+      const kind = back?.kind ?? d.kind;
+      const base = { id: d.id, matchId: d.matchId!, matchUrl: d.matchUrl ?? back!.matchUrl };
+      return kind === 'exact' ? { kind: 'exact', ...base, distance: 0 } : { kind: 'near', ...base, distance: d.distance! };
     });
   }
 }

@@ -15,12 +15,14 @@
  * transactions short.
  */
 
-/** The statement: rows with xid ≥ $1, then one row (null id) carrying the snapshot's xmin. */
-export const CATCH_UP_SQL = `
-SELECT id::float8, kind = 'stored', ((fingerprint >> 32) & 4294967295)::float8, (fingerprint & 4294967295)::float8, xid::text
-  FROM neardup_documents WHERE xid >= $1::xid8
+/** The statement: rows with xid ≥ horizon, then one row (null id) carrying the snapshot's xmin. */
+export function catchUpSql(horizon: number): string {
+  if (!Number.isSafeInteger(horizon) || horizon < 0) throw new Error(`not a transaction id: ${horizon}`);
+  return `SELECT id::float8, kind = 'stored', ((fingerprint >> 32) & 4294967295)::float8, (fingerprint & 4294967295)::float8, xid::text
+  FROM neardup_documents WHERE xid >= '${horizon}'::xid8
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, pg_snapshot_xmin(pg_current_snapshot())::text`;
+}
 
 /** The xmin of the current statement's snapshot, and the rows a load with that snapshot saw near it. */
 export const XMIN_SQL = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text`;

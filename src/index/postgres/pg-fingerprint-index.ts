@@ -14,23 +14,23 @@
  */
 import type pg from 'pg';
 import { IndexError, ValidationError, describeValue } from '../../errors.js';
-import { fingerprintToBigInt } from '../../fingerprint/fingerprint-codec.js';
 import type {
   Decision, Fingerprint, FingerprintParams, IndexCandidate, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
 } from '../../types.js';
-import { blockLayout, blockValue, type BlockLayout } from '../block-layout.js';
+import { blockLayout, type BlockLayout } from '../block-layout.js';
 import { SKIP_REASONS, type IndexStats, type Match } from '../fingerprint-index.js';
 import { assertSameParams, paramsToJson, validateParams } from '../index-schema.js';
-import { BatchJudge, type MatchedRow } from './batch-judge.js';
+import { BatchJudge, type InsertedRow } from './batch-judge.js';
 import { loadStoredRows } from './load-stored-rows.js';
 import { addDocumentKeys, sortedKeys, urlLockKey } from './lock-keys.js';
 import { MemoryFingerprints } from './memory-fingerprints.js';
-import { CATCH_UP_SQL, CatchUpWindow, type CatchUpRow } from './pg-catch-up.js';
+import { beginSql, commitSql } from './pg-batch-sql.js';
+import { CatchUpWindow, catchUpSql, type CatchUpRow } from './pg-catch-up.js';
 import {
   DOCUMENT_COLUMNS, assertCandidate, assertFingerprint, assertTextHash, assertUrl, toRejected, toStored, type DocumentRow,
 } from './pg-document-rows.js';
 import { parsePgUrl } from './pg-errors.js';
-import { PG_SCHEMA_VERSION, SETUP_LOCK_KEY, insertColumns, insertTypes, pgSchemaStatements } from './pg-schema.js';
+import { PG_SCHEMA_VERSION, SETUP_LOCK_KEY, pgSchemaStatements } from './pg-schema.js';
 import { PgSession, type PgSessionOptions } from './pg-session.js';
 
 export interface PgIndexOptions extends PgSessionOptions {
@@ -47,12 +47,6 @@ export interface PgIndexOptions extends PgSessionOptions {
 
 const PAGE_ROWS = 1000;
 
-const PRIOR_SQL = `
-SELECT d.url, d.id::float8, d.kind, d.distance, d.match_id::float8, m.url, NULL
-  FROM neardup_documents d LEFT JOIN neardup_documents m ON m.id = d.match_id WHERE d.url = ANY($1::text[])
-UNION ALL
-SELECT s.url, NULL, NULL, NULL, NULL, NULL, s.reason FROM neardup_skipped s WHERE s.url = ANY($1::text[])`;
-
 type PriorRow = [string, number | null, 'stored' | 'exact' | 'near' | null, number | null, number | null, string | null, SkipReason | null];
 
 export class PgFingerprintIndex {
@@ -63,7 +57,6 @@ export class PgFingerprintIndex {
   readonly readonly: boolean;
   readonly #session: PgSession;
   readonly #batchSize: number;
-  readonly #insertSql: string;
   #memory: MemoryFingerprints | null = null;
   #window: CatchUpWindow | null = null;
   #openSeconds = 0;
@@ -75,11 +68,6 @@ export class PgFingerprintIndex {
     this.label = session.target.label;
     this.readonly = readonly;
     this.#batchSize = batchSize;
-    const columns = insertColumns(this.layout);
-    const types = insertTypes(this.layout);
-    this.#insertSql =
-      `INSERT INTO neardup_documents (id, ${columns.join(', ')}) ` +
-      `SELECT * FROM unnest($1::bigint[], ${types.map((t, i) => `$${i + 2}::${t}[]`).join(', ')}) RETURNING xid::text`;
   }
 
   /**
@@ -144,11 +132,14 @@ export class PgFingerprintIndex {
     const memory = await this.#ensureMemory();
     return this.#session.run(async (client) => {
       await this.#catchUp(client);
-      const judge = new BatchJudge([{ url: '\0check', fingerprint, textHash }], new Map(), [0], memory);
-      if (judge.stored.length === 1) return null;
-      const [decision] = judge.finish(await readMatched(client, judge.needed));
-      const d = decision as Extract<Decision, { kind: 'near' | 'exact' }>;
-      return { id: d.matchId, url: d.matchUrl, kind: d.kind, distance: d.distance };
+      const row = new BatchJudge([{ url: '\0check', fingerprint, textHash }], new Map(), [0], memory).rows[0]!;
+      if (row.matchId === null) return null;
+      const { rows } = await client.query({
+        text: 'SELECT url, text_hash FROM neardup_documents WHERE id = $1', values: [row.matchId], rowMode: 'array',
+      });
+      const [url, storedHash] = rows[0] as [string, string];
+      const exact = row.distance === 0 && storedHash === textHash;
+      return { id: row.matchId, url, kind: exact ? 'exact' : 'near', distance: row.distance! };
     });
   }
 
@@ -312,37 +303,41 @@ export class PgFingerprintIndex {
 
   async #catchUp(client: pg.Client): Promise<void> {
     const memory = this.#memory!;
-    const { rows } = await client.query<CatchUpRow>({ text: CATCH_UP_SQL, values: [String(this.#window!.horizon)], rowMode: 'array' });
+    const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon), rowMode: 'array' });
     this.#window!.apply(rows, (id, hi, lo) => memory.add(id, hi, lo));
   }
 
-  /** One transaction: locks, catch-up, earlier decisions, judgement, inserts. */
+  /** One transaction in two round trips (pg-batch-sql.ts): locks, catch-up, earlier decisions, ids; inserts. */
   async #judgeBatch(docs: readonly IndexCandidate[]): Promise<Decision[]> {
     const memory = await this.#ensureMemory();
     const keys = new Set<number>();
     for (const doc of docs) addDocumentKeys(doc, this.layout, keys);
     const lockKeys = sortedKeys(keys);
     const urls = [...new Set(docs.map((d) => d.url))];
-    const { decisions, judge, xid } = await this.#session.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [lockKeys]);
-      await this.#catchUp(client);
-      const prior = await readPrior(client, urls);
-      const fresh = docs.filter((d) => d.fingerprint !== null && !prior.has(d.url)).length;
-      const ids = fresh === 0 ? [] : await allocateIds(client, fresh);
-      const judge = new BatchJudge(docs, prior, ids, memory);
-      const decisions = judge.finish(await readMatched(client, judge.needed));
-      let xid = 0;
-      if (judge.rows.length > 0) {
-        const { rows } = await client.query({ text: this.#insertSql, values: this.#insertValues(judge), rowMode: 'array' });
-        xid = Number(rows[0][0]);
+    const idCount = docs.filter((d) => d.fingerprint !== null).length;
+    const { decisions, judge, xid } = await this.#session.run(async (client) => {
+      try {
+        const first = (await client.query({ text: beginSql(lockKeys, this.#window!.horizon, urls, idCount), rowMode: 'array' })) as unknown as pg.QueryArrayResult[];
+        this.#window!.apply(first[2]!.rows as CatchUpRow[], (id, hi, lo) => memory.add(id, hi, lo));
+        const prior = priorDecisions(first[3]!.rows as PriorRow[]);
+        const ids = (first[4]!.rows as [number][]).map((r) => r[0]).sort((a, b) => a - b);
+        const judge = new BatchJudge(docs, prior, ids, memory);
+        const text = commitSql(this.layout, judge.rows, judge.skips, Date.now());
+        const second = (await client.query({ text, rowMode: 'array' })) as unknown as pg.QueryArrayResult | pg.QueryArrayResult[];
+        const results = Array.isArray(second) ? second : [second];
+        const inserted = new Map<number, InsertedRow>();
+        let xid = 0;
+        if (judge.rows.length > 0) {
+          for (const [id, kind, rowXid, matchUrl] of results[0]!.rows as [number, 'stored' | 'exact' | 'near', string, string | null][]) {
+            xid = Number(rowXid);
+            if (kind !== 'stored' && matchUrl !== null) inserted.set(id, { kind, matchUrl });
+          }
+        }
+        return { decisions: judge.decisions(inserted), judge, xid };
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
       }
-      if (judge.skips.length > 0) {
-        await client.query(
-          `INSERT INTO neardup_skipped (url, reason, detail, at) SELECT u, 'no-text', NULL, $2 FROM unnest($1::text[]) AS u ON CONFLICT DO NOTHING`,
-          [judge.skips, Date.now()],
-        );
-      }
-      return { decisions, judge, xid };
     });
     // Committed: only now do this process's own stored rows join its table.
     for (const row of judge.stored) {
@@ -350,22 +345,6 @@ export class PgFingerprintIndex {
       this.#window!.added(row.id, xid);
     }
     return decisions;
-  }
-
-  #insertValues(judge: BatchJudge): unknown[][] {
-    const layout = this.layout;
-    const columns: unknown[][] = Array.from({ length: 1 + insertColumns(layout).length }, () => []);
-    for (const row of judge.rows) {
-      const d = row.doc;
-      const values: unknown[] = [row.id, row.kind, d.url, fingerprintToBigInt({ hi: row.hi, lo: row.lo }).toString()];
-      for (let b = 0; b < layout.count; b++) values.push(blockValue(row.hi, row.lo, layout.starts[b]!, layout.widths[b]!));
-      values.push(
-        d.textHash, row.distance, row.matchId, d.finalUrl ?? null, d.title ?? null, d.language ?? null, d.textLength ?? null,
-        d.fetchedAt ?? null, d.canonicalUrl ?? null, d.publishedAt ?? null, d.lastModified ?? null, d.depth ?? null,
-      );
-      values.forEach((v, i) => columns[i]!.push(v));
-    }
-    return columns;
   }
 
   async #rows<T extends unknown[]>(text: string, values: unknown[]): Promise<T[]> {
@@ -394,8 +373,7 @@ async function readStoredParams(client: pg.Client): Promise<FingerprintParams | 
   return validateParams(JSON.parse(rows[0][0] as string));
 }
 
-async function readPrior(client: pg.Client, urls: string[]): Promise<Map<string, Decision>> {
-  const { rows } = await client.query<PriorRow>({ text: PRIOR_SQL, values: [urls], rowMode: 'array' });
+function priorDecisions(rows: readonly PriorRow[]): Map<string, Decision> {
   const prior = new Map<string, Decision>();
   for (const [url, id, kind, distance, matchId, matchUrl, reason] of rows) {
     if (kind === null) {
@@ -404,21 +382,4 @@ async function readPrior(client: pg.Client, urls: string[]): Promise<Map<string,
     else prior.set(url, { kind, id: id!, matchId: matchId ?? 0, matchUrl: matchUrl ?? '', distance: kind === 'exact' ? 0 : (distance ?? 0) } as Decision);
   }
   return prior;
-}
-
-async function allocateIds(client: pg.Client, count: number): Promise<number[]> {
-  const { rows } = await client.query({
-    text: "SELECT nextval('neardup_documents_id_seq')::float8 FROM generate_series(1, $1)", values: [count], rowMode: 'array',
-  });
-  return rows.map((r) => r[0] as number).sort((a, b) => a - b);
-}
-
-async function readMatched(client: pg.Client, ids: ReadonlySet<number>): Promise<Map<number, MatchedRow>> {
-  const matched = new Map<number, MatchedRow>();
-  if (ids.size === 0) return matched;
-  const { rows } = await client.query({
-    text: 'SELECT id::float8, url, text_hash FROM neardup_documents WHERE id = ANY($1::bigint[])', values: [[...ids]], rowMode: 'array',
-  });
-  for (const [id, url, textHash] of rows as [number, string, string][]) matched.set(id, { url, textHash });
-  return matched;
 }
