@@ -1,7 +1,7 @@
 /**
  * Benchmark of the PostgreSQL index (src/index/postgres/) against the SQLite one, in the same run.
  *
- *   npm run bench:pg -- [--n 10000000] [--processes 8] [--ops 20000] [--batch 64] [--durable]
+ *   npm run bench:pg -- [--n 10000000] [--processes 8] [--ops 20000] [--batch 100] [--durable]
  *
  * 1. starts a throwaway PostgreSQL cluster (test/helpers/postgres-server.ts; fsync off unless --durable),
  *    creates the index and loads N random fingerprints with COPY;
@@ -36,7 +36,7 @@ const { values } = parseArgs({
     n: { type: 'string', default: '10000000' },
     processes: { type: 'string', default: '8' },
     ops: { type: 'string', default: '20000' },
-    batch: { type: 'string', default: '64' },
+    batch: { type: 'string', default: '100' },
     durable: { type: 'boolean', default: false },
     // Child roles (internal).
     role: { type: 'string' },

@@ -4,7 +4,7 @@
  *
  * Each process keeps its own in-memory table of the stored fingerprints (MemoryFingerprints), built on
  * open from one streamed COPY. A check-and-insert transaction (a batch of documents) takes the advisory
- * locks of every document's blocks, text hash and URL, in ascending order (lock-keys.ts has the argument
+ * locks of every document's blocks and URL, in ascending order (lock-keys.ts has the argument
  * why two documents within k are then never both stored, without any global lock); then catches the
  * table up with the rows other writers committed (pg-catch-up.ts); then judges in memory (batch-judge.ts),
  * inserts, commits, and only then adds its own stored rows to the table.
@@ -37,8 +37,9 @@ export interface PgIndexOptions extends PgSessionOptions {
   /** Fingerprint parameters; a database made with other ones is refused. */
   readonly params: FingerprintParams;
   /**
-   * Documents per check-and-insert transaction in checkAndInsertMany: each takes up to k + 3 advisory
-   * locks, which must fit the server's lock table (max_locks_per_transaction × max_connections). @default 64
+   * Documents per check-and-insert transaction in checkAndInsertMany: each takes k + 2 advisory locks
+   * (block keys and URL), which must fit the server's lock table (max_locks_per_transaction ×
+   * max_connections, 6,400 by default, shared by all writers: 8 writers × 100 × 5 = 4,000). @default 100
    */
   readonly batchSize?: number;
   /** Open for reading only: no schema is created, writes are refused. @default false */
@@ -81,7 +82,7 @@ export class PgFingerprintIndex {
       throw new ValidationError(`Expected index options {params, ...}, got ${describeValue(options)}`);
     }
     const params = validateParams(options.params);
-    const batchSize = options.batchSize ?? 64;
+    const batchSize = options.batchSize ?? 100;
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
       throw new ValidationError(`Expected \`batchSize\` to be an integer 1–10000, got ${describeValue(batchSize)}`);
     }
