@@ -3,7 +3,9 @@
  * turns errors into a one-line message and an exit code.
  */
 import { InvalidArgumentError } from 'commander';
+import type { Config } from '../config.js';
 import { NeardupError, describeValue } from '../errors.js';
+import { parsePgUrl } from '../index/postgres/pg-errors.js';
 
 /** A commander argParser for an integer flag within [min, max]. */
 export function intFlag(name: string, min: number, max: number): (raw: string) => number {
@@ -36,4 +38,16 @@ export function reportError(error: unknown): number {
   process.stderr.write(`neardup: unexpected error: ${message.split('\n')[0]}\n`);
   if (process.env.NEARDUP_DEBUG === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   return 70;
+}
+
+/**
+ * The PostgreSQL index a command uses: `--index`, else the config's `index.url` (file or
+ * NEARDUP_INDEX_URL); null for the SQLite index under --data. A URL that is not postgres:// is a
+ * ValidationError (one line, without the password).
+ */
+export function indexUrlFrom(flag: string | undefined, config: Pick<Config, 'index'>): string | null {
+  const url = flag ?? config.index.url;
+  if (url === '') return null;
+  parsePgUrl(url);
+  return url;
 }
