@@ -4,6 +4,8 @@
  */
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import type { BlockLayout } from '../block-layout.js';
+import { bucketCountsLength, countRows, suitsPairedTable } from '../paired-block-table.js';
 import { RECENT_STORED_SQL, XMIN_SQL } from './pg-catch-up.js';
 
 /** The stored rows in ascending id order, with the snapshot they were read under. */
@@ -16,6 +18,11 @@ export interface StoredRows {
   readonly horizon: number;
   /** Stored rows of the load with xid ≥ horizon: [id, xid]. */
   readonly recent: ReadonlyArray<readonly [number, number]>;
+  /**
+   * The PairedBlockTable's bucket counts of the rows, counted while the COPY streams in (so the table
+   * is then built in one pass over the rows instead of two); null for layouts that table does not serve.
+   */
+  readonly counts: Uint32Array | null;
 }
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
@@ -94,12 +101,22 @@ class BinaryRowParser {
 }
 
 /** Loads every stored row under one REPEATABLE READ snapshot (so the horizon and the rows agree). */
-export async function loadStoredRows(client: pg.Client, expectedRows: number): Promise<StoredRows> {
+export async function loadStoredRows(client: pg.Client, expectedRows: number, layout: BlockLayout): Promise<StoredRows> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const horizon = Number((await client.query({ text: XMIN_SQL, rowMode: 'array' })).rows[0][0]);
     const columns = new Columns(Math.max(1024, expectedRows));
     const parser = new BinaryRowParser(columns);
+    const counts = suitsPairedTable(layout) ? new Uint32Array(bucketCountsLength(layout)) : null;
+    let counted = 0;
+    const countNew = () => {
+      if (counts === null) return;
+      const { ids, his, los, count } = columns;
+      countRows(layout, (visit) => {
+        for (let i = counted; i < count; i++) visit(ids[i]!, his[i]!, los[i]!);
+      }, counts);
+      counted = count;
+    };
     const stream = client.query(
       copyTo(`COPY (SELECT id, fingerprint FROM neardup_documents WHERE kind = 'stored' ORDER BY id) TO STDOUT (FORMAT binary)`),
     );
@@ -107,6 +124,7 @@ export async function loadStoredRows(client: pg.Client, expectedRows: number): P
       stream.on('data', (chunk: Buffer) => {
         try {
           parser.push(chunk);
+          if (columns.count - counted >= 65_536) countNew();
         } catch (error) {
           stream.destroy(error as Error);
         }
@@ -115,11 +133,13 @@ export async function loadStoredRows(client: pg.Client, expectedRows: number): P
       stream.on('end', resolve);
     });
     parser.finish();
+    countNew();
     const recentRows = (await client.query({ text: RECENT_STORED_SQL, values: [String(horizon)], rowMode: 'array' })).rows as [number, string][];
     await client.query('COMMIT');
     return {
       count: columns.count, ids: columns.ids, his: columns.his, los: columns.los, horizon,
       recent: recentRows.map(([id, xid]) => [id, Number(xid)] as const),
+      counts,
     };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

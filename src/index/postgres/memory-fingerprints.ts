@@ -6,6 +6,7 @@
 import { popcount32 } from '../../fingerprint/fingerprint-codec.js';
 import type { BlockLayout } from '../block-layout.js';
 import { IdList, buildCandidateTable, type CandidateTable } from '../candidate-table.js';
+import { PairedBlockTable } from '../paired-block-table.js';
 import type { StoredRows } from './load-stored-rows.js';
 
 /** A stored document within distance k of a query. */
@@ -31,9 +32,10 @@ export class MemoryFingerprints {
       this.#his[ids[i]!] = his[i]!;
       this.#los[ids[i]!] = los[i]!;
     }
-    this.#table = buildCandidateTable(layout, (visit) => {
+    const feed = (visit: (id: number, hi: number, lo: number) => void) => {
       for (let i = 0; i < count; i++) visit(ids[i]!, his[i]!, los[i]!);
-    }, maxId);
+    };
+    this.#table = rows.counts === null ? buildCandidateTable(layout, feed, maxId) : PairedBlockTable.build(layout, feed, { counts: rows.counts });
   }
 
   get size(): number {

@@ -292,7 +292,7 @@ export class PgFingerprintIndex {
     if (this.#memory !== null) return this.#memory;
     const rows = await this.#session.run(async (client) => {
       const estimate = await client.query({ text: "SELECT reltuples::float8 FROM pg_class WHERE relname = 'neardup_documents'", rowMode: 'array' });
-      return loadStoredRows(client, Math.max(0, Number(estimate.rows[0]?.[0] ?? 0)));
+      return loadStoredRows(client, Math.max(0, Number(estimate.rows[0]?.[0] ?? 0)), this.layout);
     });
     const memory = new MemoryFingerprints(this.layout, rows);
     const window = new CatchUpWindow(rows.horizon);
