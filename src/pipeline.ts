@@ -88,9 +88,10 @@ import type { Config } from './config.js';
 import { StorageError, ValidationError, describeValue } from './errors.js';
 import { extractPage, parseHtml } from './extract/extract-page.js';
 import { fingerprintToHex } from './fingerprint/fingerprint-codec.js';
-import { FingerprintIndex } from './index/fingerprint-index.js';
+import type { IndexBackend } from './index/index-backend.js';
+import { openIndexBackend } from './index/open-index-backend.js';
 import { CorpusWriter, type CorpusRecord } from './store/corpus-writer.js';
-import { corpusFileName as corpusFile, databaseFileName as databaseFile } from './store/data-folder.js';
+import { corpusFileName as corpusFile } from './store/data-folder.js';
 import { StemCache as PageStemCache } from './text/stem-cache.js';
 import type { Decision, DocumentMeta, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
 
@@ -232,6 +233,11 @@ export interface PipelineOptions {
   /** Folder of the database (neardup.db) and the corpus (corpus.jsonl); created if missing. */
   readonly dataDir: string;
   readonly config: Config;
+  /**
+   * A PostgreSQL index shared with other processes and machines instead of dataDir's neardup.db; the
+   * corpus stays in dataDir (this process's stored documents). @default null
+   */
+  readonly indexUrl?: string | null;
 }
 
 /** A page the index stored, with its id: its corpus line is due. */
@@ -257,21 +263,21 @@ export class Pipeline {
   readonly counters: PipelineCounters = newCounters();
   readonly dataDir: string;
   readonly config: Config;
-  readonly index: FingerprintIndex;
+  readonly index: IndexBackend;
   /** Stems kept across the pages this pipeline analyses itself (`process`). */
   readonly stemCache = new PageStemCache();
   private readonly corpus: CorpusWriter;
   private closed = false;
 
-  private constructor(dataDir: string, config: Config, index: FingerprintIndex, corpus: CorpusWriter) {
+  private constructor(dataDir: string, config: Config, index: IndexBackend, corpus: CorpusWriter) {
     this.dataDir = dataDir;
     this.config = config;
     this.index = index;
     this.corpus = corpus;
   }
 
-  /** Opens (or creates) `<dataDir>/neardup.db` and `<dataDir>/corpus.jsonl`. */
-  static open(options: PipelineOptions): Pipeline {
+  /** Opens (or creates) `<dataDir>/neardup.db` (or the PostgreSQL index) and `<dataDir>/corpus.jsonl`. */
+  static async open(options: PipelineOptions): Promise<Pipeline> {
     const { dataDir, config } = options;
     if (typeof dataDir !== 'string' || dataDir.trim() === '') {
       throw new ValidationError(`Expected \`data\` to be a folder path, got ${describeValue(dataDir)}`);
@@ -281,30 +287,30 @@ export class Pipeline {
     } catch (error) {
       throw new StorageError(`Cannot create data folder \`${dataDir}\`: ${(error as Error).message}`, { cause: error });
     }
-    const index = FingerprintIndex.open(join(dataDir, databaseFile), { params: fingerprintParamsFrom(config.fingerprint) });
+    const index = await openIndexBackend({ dataDir, indexUrl: options.indexUrl ?? null, params: fingerprintParamsFrom(config.fingerprint) });
     let corpus: CorpusWriter;
     try {
       corpus = CorpusWriter.open(join(dataDir, corpusFile));
     } catch (error) {
-      index.close();
+      await index.close();
       throw error;
     }
     return new Pipeline(dataDir, config, index, corpus);
   }
 
   /** Extracts, fingerprints and commits one page. */
-  process(input: PageInput): Decision {
+  process(input: PageInput): Promise<Decision> {
     return this.commit(analyzePage(input, this.config, { stemCache: this.stemCache }));
   }
 
   /** Sends one analysed page to the index (or records its skip), then writes the corpus line of a stored page. */
-  commit(analyzed: AnalyzedPage): Decision {
+  async commit(analyzed: AnalyzedPage): Promise<Decision> {
     this.assertOpen();
     const candidate = this.candidateOf(analyzed);
     if (candidate === null) return this.skip(analyzed);
-    const decision = this.index.checkAndInsert(candidate);
-    if (decision.kind === 'stored') this.writeCorpusLines([{ analyzed, id: decision.id }]);
-    this.afterDecision(analyzed, decision);
+    const decision = await this.index.checkAndInsert(candidate);
+    if (decision.kind === 'stored') await this.writeCorpusLines([{ analyzed, id: decision.id }]);
+    await this.afterDecision(analyzed, decision);
     return decision;
   }
 
@@ -312,7 +318,7 @@ export class Pipeline {
    * Like {@link commit} for many pages: the index writes in one transaction, then the corpus lines
    * of the stored pages under one hold of the write lock, in one append. Decisions in input order.
    */
-  commitMany(pages: readonly AnalyzedPage[]): Decision[] {
+  async commitMany(pages: readonly AnalyzedPage[]): Promise<Decision[]> {
     this.assertOpen();
     const decisions: (Decision | undefined)[] = new Array(pages.length);
     const candidates: IndexCandidate[] = [];
@@ -323,7 +329,7 @@ export class Pipeline {
       candidates.push(candidate);
       positions.push(i);
     }
-    const judged = candidates.length === 0 ? [] : this.index.checkAndInsertMany(candidates);
+    const judged = candidates.length === 0 ? [] : await this.index.checkAndInsertMany(candidates);
     const stored: StoredPage[] = [];
     for (let j = 0; j < positions.length; j++) {
       const decision = judged[j]!;
@@ -331,16 +337,16 @@ export class Pipeline {
       if (decision.kind === 'stored') stored.push({ analyzed: pages[positions[j]!]!, id: decision.id });
     }
     // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
-    this.writeCorpusLines(stored);
-    for (let j = 0; j < positions.length; j++) this.afterDecision(pages[positions[j]!]!, judged[j]!);
-    for (let i = 0; i < pages.length; i++) decisions[i] ??= this.skip(pages[i]!);
+    await this.writeCorpusLines(stored);
+    for (let j = 0; j < positions.length; j++) await this.afterDecision(pages[positions[j]!]!, judged[j]!);
+    for (let i = 0; i < pages.length; i++) decisions[i] ??= await this.skip(pages[i]!);
     return decisions as Decision[];
   }
 
   /** Records a page that was not processed (fetch failure, robots, scope, ...). */
-  recordSkip(url: string, reason: SkipReason, detail?: string): void {
+  async recordSkip(url: string, reason: SkipReason, detail?: string): Promise<void> {
     this.assertOpen();
-    this.index.recordSkip(url, reason, detail);
+    await this.index.recordSkip(url, reason, detail);
     this.countSkip(reason);
   }
 
@@ -350,13 +356,13 @@ export class Pipeline {
   }
 
   /** Closes the corpus (flushed to disk) and the index. Safe to call twice. */
-  close(): void {
+  async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     try {
       this.corpus.close();
     } finally {
-      this.index.close();
+      await this.index.close();
     }
   }
 
@@ -369,11 +375,11 @@ export class Pipeline {
     return { ...analyzed.meta, fingerprint: analyzed.analysis.fingerprint, textHash: analyzed.analysis.textHash };
   }
 
-  private skip(analyzed: AnalyzedPage): Decision {
+  private async skip(analyzed: AnalyzedPage): Promise<Decision> {
     const reason = analyzed.skip?.reason ?? 'no-text';
-    this.recordSkip(analyzed.url, reason, analyzed.skip?.detail ?? 'no fingerprint');
+    await this.recordSkip(analyzed.url, reason, analyzed.skip?.detail ?? 'no fingerprint');
     // A page too short to judge (a home page, a list of articles) still cites the pages it links to.
-    this.recordLinksOf(analyzed);
+    await this.recordLinksOf(analyzed);
     return { kind: 'skipped', reason };
   }
 
@@ -384,7 +390,7 @@ export class Pipeline {
   }
 
   /** Counts a decision and records the page's links (a stored page's corpus line is written before). */
-  private afterDecision(analyzed: AnalyzedPage, decision: Decision): void {
+  private async afterDecision(analyzed: AnalyzedPage, decision: Decision): Promise<void> {
     this.counters.processed++;
     if (decision.kind === 'stored') {
       this.counters.stored++;
@@ -396,7 +402,7 @@ export class Pipeline {
       this.counters.skipped++;
       this.counters.skippedBy[decision.reason] = (this.counters.skippedBy[decision.reason] ?? 0) + 1;
     }
-    this.recordLinksOf(analyzed);
+    await this.recordLinksOf(analyzed);
   }
 
   /**
@@ -407,14 +413,14 @@ export class Pipeline {
    * earlier (a line lost in a crash, invariant 4) and its text has changed since, nothing is
    * written: the text that was judged is gone, and another text must not go out under its id.
    */
-  private writeCorpusLines(stored: readonly StoredPage[]): void {
+  private async writeCorpusLines(stored: readonly StoredPage[]): Promise<void> {
     if (stored.length === 0) return;
-    this.index.exclusive(() => {
+    await this.index.corpusTransaction(stored.map((s) => s.id), (docs) => {
       this.corpus.refresh();
       const records: CorpusRecord[] = [];
       for (const { analyzed, id } of stored) {
         if (this.corpus.has(id)) continue;
-        const doc = this.index.get(id);
+        const doc = docs.get(id);
         if (doc === undefined || doc.textHash !== analyzed.analysis?.textHash) continue;
         records.push({
           id,
@@ -432,8 +438,8 @@ export class Pipeline {
     });
   }
 
-  private recordLinksOf(analyzed: AnalyzedPage): void {
+  private async recordLinksOf(analyzed: AnalyzedPage): Promise<void> {
     const links = analyzed.page?.links ?? [];
-    if (links.length > 0) this.index.recordLinks(analyzed.url, links);
+    if (links.length > 0) await this.index.recordLinks(analyzed.url, links);
   }
 }

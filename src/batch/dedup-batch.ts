@@ -60,6 +60,8 @@ export interface BatchSummary extends BatchProgress {
 export interface DedupEntriesOptions {
   /** Folder for neardup.db and corpus.jsonl (the same outputs as a crawl). */
   readonly dataDir: string;
+  /** A PostgreSQL index shared with other processes instead of dataDir's neardup.db. @default null */
+  readonly indexUrl?: string | null;
   readonly config: Config;
   /** Worker threads; 0 = one per core. @default config.dedup.workers */
   readonly workers?: number;
@@ -160,7 +162,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
     options.onProblem?.(p);
   };
 
-  const pipeline = await Pipeline.open({ dataDir: options.dataDir, config });
+  const pipeline = await Pipeline.open({ dataDir: options.dataDir, config, indexUrl: options.indexUrl ?? null });
   let analyser: Analyser | null = null;
   try {
     analyser = options.inProcess === true
@@ -194,18 +196,18 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
         progress[d.kind] += 1;
       }
     };
-    const recordSkip = (url: string, reason: SkipReason, detail: string) => {
-      pipeline.recordSkip(url, reason, detail);
+    const recordSkip = async (url: string, reason: SkipReason, detail: string) => {
+      await pipeline.recordSkip(url, reason, detail);
       progress.skipped += 1;
       bump(progress.skippedBy, reason);
     };
 
-    const commit = (batch: Batch, results: readonly AnalyzeResult[]) => {
+    const commit = async (batch: Batch, results: readonly AnalyzeResult[]) => {
       let r = 0;
       let run: AnalyzedPage[] = [];
-      const flushRun = () => {
+      const flushRun = async () => {
         if (run.length === 0) return;
-        for (const d of pipeline.commitMany(run)) countDecision(d);
+        for (const d of await pipeline.commitMany(run)) countDecision(d);
         run = [];
       };
       for (const entry of batch.entries) {
@@ -225,8 +227,8 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
                 break;
               }
               progress.documents += 1;
-              flushRun();
-              recordSkip(e.url, e.reason, e.detail);
+              await flushRun();
+              await recordSkip(e.url, e.reason, e.detail);
             } else {
               const url = entry.kind === 'page' ? entry.input.url : (result.url ?? urlOfLine(entry));
               if (url === null) {
@@ -235,16 +237,16 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
                 break;
               }
               progress.documents += 1;
-              flushRun();
-              recordSkip(url, 'parse-error', result.error);
+              await flushRun();
+              await recordSkip(url, 'parse-error', result.error);
               problem({ position: entry.position, message: `analysis failed for \`${url}\`: ${result.error}` });
             }
             break;
           }
           case 'skip':
             progress.documents += 1;
-            flushRun();
-            recordSkip(entry.url, entry.reason, entry.detail);
+            await flushRun();
+            await recordSkip(entry.url, entry.reason, entry.detail);
             break;
           case 'ignored':
             progress.ignored += 1;
@@ -255,16 +257,22 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
             break;
         }
       }
-      flushRun();
+      await flushRun();
     };
 
-    const drain = () => {
+    // Commits run one at a time, in input order, however analyses finish (the index may be a server).
+    let draining: Promise<void> = Promise.resolve();
+    const drain = (): Promise<void> => {
+      draining = draining.then(drainNow);
+      return draining;
+    };
+    const drainNow = async () => {
       for (;;) {
         const done = ready.get(nextToCommit);
         if (done === undefined) break;
         ready.delete(nextToCommit);
         nextToCommit += 1;
-        commit(done.batch, done.results);
+        await commit(done.batch, done.results);
         docsInFlight -= done.batch.pages.length;
         charsInFlight -= done.batch.chars;
       }
@@ -284,7 +292,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
         const results = await analyseBatch(active, batch.pages.map((p) => (p.kind === 'page' ? p.input : p)));
         if (fatal !== null) return;
         ready.set(batch.seq, { batch, results });
-        drain();
+        await drain();
       } catch (error) {
         fatal ??= error;
       } finally {
@@ -329,7 +337,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
     if (fatal === null && entriesOf.length > 0) await dispatch(entriesOf, pagesOf, charsOf);
     await queue.onIdle();
     if (fatal !== null) throw fatal;
-    drain();
+    await drain();
     return { ...progress, workers: analyser.workers, workerUtilization: analyser.utilization?.() ?? null, problems, interrupted };
   } finally {
     try {

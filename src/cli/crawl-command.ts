@@ -10,10 +10,11 @@ import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
 import { scopeModes } from '../crawl/crawl-scope.js';
 import type { ScopeMode } from '../crawl/crawl-scope.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
-import { choiceFlag, intFlag } from './shared.js';
+import { choiceFlag, indexUrlFrom, intFlag } from './shared.js';
 
 interface CrawlFlags {
   readonly data: string;
+  readonly index?: string;
   readonly maxPages?: number;
   readonly maxDepth?: number;
   readonly concurrency?: number;
@@ -69,6 +70,7 @@ export function registerCrawl(program: Command): void {
     .description('crawl from seed URLs, skip exact and near-duplicate pages (and the links on them), store the rest')
     .argument('<url...>', 'seed URLs (http or https); their hosts make the crawl scope')
     .option('--data <dir>', 'folder for neardup.db, corpus.jsonl and the crawl queue (crawlee/); the same folder resumes a crawl', './data')
+    .option('--index <url>', 'a PostgreSQL index shared by many processes and machines (postgres://user:password@host:port/db) instead of neardup.db in --data (the corpus stays in --data); also NEARDUP_INDEX_URL or config index.url')
     .option('--max-pages <n>', `pages to fetch in all, earlier runs on --data included (default: ${d.maxPages})`, intFlag('max-pages', 1, 100_000_000))
     .option('--max-depth <n>', `links to follow from a seed, at most (default: ${d.maxDepth})`, intFlag('max-depth', 0, 10_000))
     .option('--concurrency <n>', `requests in flight (default: ${d.concurrency})`, intFlag('concurrency', 1, 1000))
@@ -128,6 +130,7 @@ export function registerCrawl(program: Command): void {
         summary = await crawl({
           seeds,
           dataDir: flags.data,
+          indexUrl: indexUrlFrom(flags.index, config),
           config,
           signal: controller.signal,
           ...(tty ? { onProgress, progressIntervalMs: 250 } : {}),

@@ -8,10 +8,11 @@ import { loadConfig } from '../config.js';
 import { dedupBatch, type BatchProgress, type BatchSummary } from '../batch/dedup-batch.js';
 import type { BatchProblem } from '../batch/batch-entry.js';
 import { inputKindHelp } from '../batch/input-kind.js';
-import { intFlag } from './shared.js';
+import { indexUrlFrom, intFlag } from './shared.js';
 
 interface DedupFlags {
   readonly data: string;
+  readonly index?: string;
   readonly workers?: number;
   readonly distance?: number;
   readonly maxInFlight?: number;
@@ -47,6 +48,7 @@ export function registerDedup(program: Command): void {
     .description(`batch dedup of existing files: ${inputKindHelp}; JSONL lines are {url,text} or {url,html}`)
     .argument('<input...>', 'files and folders to read, in this order (folders recursively, sorted by name)')
     .option('--data <dir>', 'folder for neardup.db and corpus.jsonl', './data')
+    .option('--index <url>', 'a PostgreSQL index shared by many processes and machines (postgres://user:password@host:port/db) instead of neardup.db in --data (the corpus stays in --data); also NEARDUP_INDEX_URL or config index.url')
     .option('--workers <n>', 'worker threads for extraction and fingerprinting, 0 = one per core (default: config dedup.workers, 0)', intFlag('workers', 0, 256))
     .option('--max-in-flight <n>', 'documents read but not yet committed, at most (default: config dedup.maxInFlight, 512)', intFlag('max-in-flight', 1, 1_000_000))
     .option('--distance <k>', 'near-duplicate threshold k (default: config fingerprint.distance, 3)', intFlag('distance', 0, 31))
@@ -104,6 +106,7 @@ export function registerDedup(program: Command): void {
         summary = await dedupBatch({
           inputs,
           dataDir: flags.data,
+          indexUrl: indexUrlFrom(flags.index, config),
           config,
           onProblem,
           ...(tty ? { onProgress } : {}),

@@ -83,6 +83,8 @@ export interface CrawlOptions {
   readonly seeds: readonly string[];
   /** Folder of the database, the corpus and the request queue; created if missing. @default './data' */
   readonly dataDir?: string;
+  /** A PostgreSQL index shared with other crawler processes instead of dataDir's neardup.db. @default null */
+  readonly indexUrl?: string | null;
   readonly config: Config;
   /** Aborting stops fetching new pages; pages in flight finish, the queue keeps the rest. */
   readonly signal?: AbortSignal;
@@ -148,7 +150,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const releasedLocks = before.released;
   const handledBefore = before.handled;
   const journal = new FrontierJournal(join(crawleeDir, frontierJournalName));
-  const dedup = await openDedupStage({ dataDir, config, worker: options.dedupWorker ?? availableParallelism() > 1 });
+  const dedup = await openDedupStage({ dataDir, config, indexUrl: options.indexUrl ?? null, worker: options.dedupWorker ?? availableParallelism() > 1 });
   let errors = 0;
   const started = Date.now();
   let fetched = 0;

@@ -48,6 +48,8 @@ export interface DedupStage {
 export interface DedupStageOptions {
   readonly dataDir: string;
   readonly config: Config;
+  /** A PostgreSQL index shared with other processes instead of dataDir's neardup.db. @default null */
+  readonly indexUrl?: string | null;
   /** Run in a worker thread. @default true */
   readonly worker?: boolean;
 }
@@ -98,17 +100,17 @@ export function deserializeError(e: SerializedError): Error {
  * analysis is recorded (`parse-error`, counted as an error), never allowed to stop the crawl;
  * a failed write throws.
  */
-export function commitExtractedPage(pipeline: Pipeline, input: PageInput, page: ExtractedPage): CommitResult {
+export async function commitExtractedPage(pipeline: Pipeline, input: PageInput, page: ExtractedPage): Promise<CommitResult> {
   let analyzed: AnalyzedPage;
   try {
     analyzed = analyzeExtractedPage(input, page, pipeline.config, { stemCache: pipeline.stemCache });
   } catch (error) {
     const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
     pipeline.countError();
-    pipeline.recordSkip(input.url, 'parse-error', detail);
+    await pipeline.recordSkip(input.url, 'parse-error', detail);
     return { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
   }
-  const decision = pipeline.commit(analyzed);
+  const decision = await pipeline.commit(analyzed);
   return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
 }
 
@@ -134,11 +136,11 @@ class LocalDedupStage implements DedupStage {
   }
 
   async recordSkip(url: string, reason: SkipReason, detail: string): Promise<void> {
-    this.pipeline.recordSkip(url, reason, detail);
+    await this.pipeline.recordSkip(url, reason, detail);
   }
 
   async close(): Promise<void> {
-    this.pipeline.close();
+    await this.pipeline.close();
   }
 }
 
@@ -173,7 +175,7 @@ class WorkerDedupStage implements DedupStage {
 
   /** Starts the worker and waits until it has opened the pipeline (or failed to). */
   static start(options: DedupStageOptions): Promise<WorkerDedupStage> {
-    const worker = new Worker(workerUrl(), { workerData: { dataDir: options.dataDir, config: options.config } });
+    const worker = new Worker(workerUrl(), { workerData: { dataDir: options.dataDir, config: options.config, indexUrl: options.indexUrl ?? null } });
     return new Promise((resolve, reject) => {
       const onMessage = (reply: DedupReply) => {
         if (!('op' in reply)) return;
@@ -254,6 +256,8 @@ class WorkerDedupStage implements DedupStage {
  * Fails as Pipeline.open does (bad folder, database made with other parameters, ...).
  */
 export async function openDedupStage(options: DedupStageOptions): Promise<DedupStage> {
-  if (options.worker === false) return new LocalDedupStage(Pipeline.open({ dataDir: options.dataDir, config: options.config }));
+  if (options.worker === false) {
+    return new LocalDedupStage(await Pipeline.open({ dataDir: options.dataDir, config: options.config, indexUrl: options.indexUrl ?? null }));
+  }
   return WorkerDedupStage.start(options);
 }

@@ -58,7 +58,7 @@ export function beginSql(lockKeys: readonly number[], horizon: number, urls: rea
  * Message 2; its results: [documents insert (id, kind, xid, matched URL) if any rows, skips insert if
  * any skips, COMMIT].
  */
-export function commitSql(layout: BlockLayout, rows: readonly PlannedRow[], skips: readonly string[], now: number): string {
+export function commitSql(layout: BlockLayout, rows: readonly PlannedRow[], skips: readonly string[], now: number, writer: string | null): string {
   const statements: string[] = [];
   if (rows.length > 0) {
     const columns = insertColumns(layout);
@@ -69,7 +69,7 @@ export function commitSql(layout: BlockLayout, rows: readonly PlannedRow[], skip
       for (let b = 0; b < layout.count; b++) values.push(blockValue(row.hi, row.lo, layout.starts[b]!, layout.widths[b]!));
       values.push(
         d.textHash, row.distance, row.matchId, d.finalUrl, d.title, d.language, d.textLength, d.fetchedAt, d.canonicalUrl,
-        d.publishedAt, d.lastModified, d.depth, row.checkExact,
+        d.publishedAt, d.lastModified, d.depth, writer, row.checkExact,
       );
       // The fingerprint is a decimal string of a signed 64-bit integer: inline it as a number.
       return `(${values.map((v, i) => (i === 3 ? `${v as string}::bigint` : literal(v, types[i]!))).join(', ')})`;

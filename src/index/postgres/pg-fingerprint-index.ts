@@ -19,6 +19,7 @@ import type {
 } from '../../types.js';
 import { blockLayout, type BlockLayout } from '../block-layout.js';
 import { SKIP_REASONS, type IndexStats, type Match } from '../fingerprint-index.js';
+import type { IndexBackend } from '../index-backend.js';
 import { assertSameParams, paramsToJson, validateParams } from '../index-schema.js';
 import { BatchJudge, type InsertedRow } from './batch-judge.js';
 import { loadStoredRows } from './load-stored-rows.js';
@@ -42,6 +43,8 @@ export interface PgIndexOptions extends PgSessionOptions {
    * max_connections, 6,400 by default, shared by all writers: 8 writers × 100 × 5 = 4,000). @default 100
    */
   readonly batchSize?: number;
+  /** Recorded with each document this process stores (see corpusTransaction). @default null */
+  readonly writer?: string | null;
   /** Open for reading only: no schema is created, writes are refused. @default false */
   readonly readonly?: boolean;
 }
@@ -50,7 +53,7 @@ const PAGE_ROWS = 1000;
 
 type PriorRow = [string, number | null, 'stored' | 'exact' | 'near' | null, number | null, number | null, string | null, SkipReason | null];
 
-export class PgFingerprintIndex {
+export class PgFingerprintIndex implements IndexBackend {
   readonly params: FingerprintParams;
   readonly layout: BlockLayout;
   /** The URL without its password. */
@@ -58,12 +61,14 @@ export class PgFingerprintIndex {
   readonly readonly: boolean;
   readonly #session: PgSession;
   readonly #batchSize: number;
+  readonly #writer: string | null;
   #memory: MemoryFingerprints | null = null;
   #window: CatchUpWindow | null = null;
   #openSeconds = 0;
 
-  private constructor(session: PgSession, params: FingerprintParams, readonly: boolean, batchSize: number) {
+  private constructor(session: PgSession, params: FingerprintParams, readonly: boolean, batchSize: number, writer: string | null) {
     this.#session = session;
+    this.#writer = writer;
     this.params = params;
     this.layout = blockLayout(params.distance);
     this.label = session.target.label;
@@ -87,11 +92,15 @@ export class PgFingerprintIndex {
       throw new ValidationError(`Expected \`batchSize\` to be an integer 1–10000, got ${describeValue(batchSize)}`);
     }
     const readonly = options.readonly ?? false;
+    const writer = options.writer ?? null;
+    if (writer !== null && (typeof writer !== 'string' || writer === '')) {
+      throw new ValidationError(`Expected \`writer\` to be a non-empty string or null, got ${describeValue(writer)}`);
+    }
     const session = new PgSession(target, options);
     const started = performance.now();
     await session.open();
     try {
-      const index = new PgFingerprintIndex(session, params, readonly, batchSize);
+      const index = new PgFingerprintIndex(session, params, readonly, batchSize, writer);
       await session.transaction((client) => index.#setUp(client));
       if (!readonly) await index.#ensureMemory();
       index.#openSeconds = (performance.now() - started) / 1000;
@@ -223,6 +232,25 @@ export class PgFingerprintIndex {
     return rows[0]!.kind === 'stored' ? toStored(rows[0]!) : toRejected(rows[0]!);
   }
 
+  /**
+   * Runs `body` with the stored documents among `ids` that this writer stored: its corpus (one per
+   * writer's data folder) holds their lines, and no other's does. No lock: only this process appends
+   * to that corpus (IndexBackend).
+   */
+  async corpusTransaction<T>(ids: readonly number[], body: (docs: ReadonlyMap<number, StoredDocument>) => T): Promise<T> {
+    const docs = new Map<number, StoredDocument>();
+    if (ids.length > 0 && this.#writer !== null) {
+      const { rows } = await this.#session.run((c) =>
+        c.query<DocumentRow>(
+          `SELECT ${DOCUMENT_COLUMNS} FROM neardup_documents WHERE id = ANY($1::bigint[]) AND kind = 'stored' AND writer = $2`,
+          [ids, this.#writer],
+        ),
+      );
+      for (const row of rows) docs.set(row.id, toStored(row));
+    }
+    return body(docs);
+  }
+
   /** Every stored document, by id. */
   async *stored(): AsyncIterableIterator<StoredDocument> {
     for await (const row of this.#pages("kind = 'stored'")) yield toStored(row);
@@ -323,7 +351,7 @@ export class PgFingerprintIndex {
         const prior = priorDecisions(first[3]!.rows as PriorRow[]);
         const ids = (first[4]!.rows as [number][]).map((r) => r[0]).sort((a, b) => a - b);
         const judge = new BatchJudge(docs, prior, ids, memory);
-        const text = commitSql(this.layout, judge.rows, judge.skips, Date.now());
+        const text = commitSql(this.layout, judge.rows, judge.skips, Date.now(), this.#writer);
         const second = (await client.query({ text, rowMode: 'array' })) as unknown as pg.QueryArrayResult | pg.QueryArrayResult[];
         const results = Array.isArray(second) ? second : [second];
         const inserted = new Map<number, InsertedRow>();

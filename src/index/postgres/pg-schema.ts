@@ -8,6 +8,8 @@
  *                    pg_current_xact_id()) lets a process catch up on rows committed since it last
  *                    looked (see pg-catch-up.ts). b0..bN are the fingerprint's blocks, for people and for
  *                    sharding by block value (Citus); lookups use each process's in-memory table.
+ *                    writer: the id of the process's data folder that stored the row (its corpus
+ *                    has the line; see open-index-backend.ts), null when not given.
  * neardup_skipped    pages recorded with a reason instead of a fingerprint.
  * neardup_links      distinct (to_url, from_url) pairs, for in-link counts.
  * neardup_meta       params (JSON), layout, schema version, creation time.
@@ -26,7 +28,7 @@ export const SETUP_LOCK_KEY = '7954611965739925504'; // 'ndup' << 32: above ever
 export function insertColumns(layout: BlockLayout): string[] {
   return [
     'kind', 'url', 'fingerprint', ...blockColumns(layout), 'text_hash', 'distance', 'match_id', 'final_url', 'title',
-    'language', 'text_length', 'fetched_at', 'canonical_url', 'published_at', 'last_modified', 'depth',
+    'language', 'text_length', 'fetched_at', 'canonical_url', 'published_at', 'last_modified', 'depth', 'writer',
   ];
 }
 
@@ -34,7 +36,7 @@ export function insertColumns(layout: BlockLayout): string[] {
 export function insertTypes(layout: BlockLayout): string[] {
   return [
     'text', 'text', 'bigint', ...blockColumns(layout).map(() => 'bigint'), 'text', 'integer', 'bigint', 'text', 'text',
-    'text', 'integer', 'bigint', 'text', 'text', 'text', 'integer',
+    'text', 'integer', 'bigint', 'text', 'text', 'text', 'integer', 'text',
   ];
 }
 
@@ -61,7 +63,8 @@ ${blocks}
   canonical_url text,
   published_at text,
   last_modified text,
-  depth integer
+  depth integer,
+  writer text
 )`,
     `CREATE SEQUENCE neardup_documents_id_seq AS bigint MINVALUE 1 MAXVALUE 4294967295 OWNED BY neardup_documents.id`,
     `CREATE INDEX neardup_documents_xid ON neardup_documents (xid)`,
