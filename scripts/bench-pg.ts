@@ -1,5 +1,5 @@
 /**
- * Benchmark of the PostgreSQL index (src/index/postgres/) against the SQLite one, in the same run.
+ * Benchmark of the PostgreSQL index (src/fingerprint-index/postgres/) against the SQLite one, in the same run.
  *
  *   npm run bench:pg -- [--n 10000000] [--processes 8] [--ops 20000] [--batch 100] [--durable]
  *
@@ -25,9 +25,9 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { fingerprintToBigInt } from '../src/fingerprint/fingerprint-codec.js';
-import { blockLayout, blockValue } from '../src/index/block-layout.js';
-import { FingerprintIndex } from '../src/index/fingerprint-index.js';
-import { PgFingerprintIndex } from '../src/index/postgres/pg-fingerprint-index.js';
+import { blockLayout, blockValue } from '../src/fingerprint-index/block-layout.js';
+import { FingerprintIndex } from '../src/fingerprint-index/fingerprint-index.js';
+import { PgFingerprintIndex } from '../src/fingerprint-index/postgres/pg-fingerprint-index.js';
 import type { FingerprintParams, IndexCandidate } from '../src/types.js';
 import { PostgresServer } from '../test/helpers/postgres-server.js';
 

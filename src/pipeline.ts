@@ -16,7 +16,7 @@ import type { Config as AnalysisConfig } from './config.js';
 import { ValidationError as AnalysisValidationError, describeValue as describeAnalysisValue } from './errors.js';
 import { extractHtml } from './extract/extract-page.js';
 import { analyzeNormalizedText } from './fingerprint/analyze-normalized-text.js';
-import { assertHashName } from './fingerprint/hash64.js';
+import { assertFingerprintParams } from './fingerprint/fingerprint-params.js';
 import { normalizeText } from './text/normalize-text.js';
 import { NORMALIZER_VERSION } from './text/normalizer-version.js';
 import type { StemCache } from './text/stem-cache.js';
@@ -43,15 +43,10 @@ export function fingerprintParamsFrom(settings: AnalysisConfig['fingerprint']): 
   };
 }
 
+/** The shared check of fingerprint parameters, and this build's normaliser version. */
 function assertAnalysisParams(params: FingerprintParams): void {
-  const { shingleSize, weighting, normalizerVersion } = params;
-  if (!Number.isInteger(shingleSize) || shingleSize < 1 || shingleSize > 16) {
-    throw new AnalysisValidationError(`Expected \`shingleSize\` to be an integer 1–16, got ${describeAnalysisValue(shingleSize)}`);
-  }
-  assertHashName(params.hash);
-  if (weighting !== 'unit' && weighting !== 'count') {
-    throw new AnalysisValidationError(`Expected \`weighting\` to be one of unit|count, got ${describeAnalysisValue(weighting)}`);
-  }
+  assertFingerprintParams(params);
+  const { normalizerVersion } = params;
   if (normalizerVersion !== NORMALIZER_VERSION) {
     throw new AnalysisValidationError(
       `Expected \`normalizerVersion\` to be ${NORMALIZER_VERSION} (this build's normaliser), got ${describeAnalysisValue(normalizerVersion)}`,
@@ -79,7 +74,7 @@ export function analyzeHtml(html: string, params: FingerprintParams, url?: strin
 }
 
 // ============================================================ pages and the index
-// Owned by the crawl/pipeline work. Composes src/extract/, analyzeText, src/index/, src/store/.
+// Owned by the crawl/pipeline work. Composes src/extract/, analyzeText, src/fingerprint-index/, src/store/.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,9 +83,10 @@ import type { Config } from './config.js';
 import { StorageError, ValidationError, describeValue } from './errors.js';
 import { extractPage, parseHtml } from './extract/extract-page.js';
 import { fingerprintToHex } from './fingerprint/fingerprint-codec.js';
-import type { IndexBackend } from './index/index-backend.js';
-import { openIndexBackend } from './index/open-index-backend.js';
+import type { IndexBackend } from './fingerprint-index/index-backend.js';
+import { openIndexBackend } from './fingerprint-index/open-index-backend.js';
 import { CorpusWriter, type CorpusRecord } from './store/corpus-writer.js';
+import { faultFreezeFromEnv, freezeForever, type FaultFreeze, type FaultFreezePhase } from './store/fault-freeze.js';
 import { corpusFileName as corpusFile } from './store/data-folder.js';
 import { StemCache as PageStemCache } from './text/stem-cache.js';
 import type { Decision, DocumentMeta, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
@@ -233,10 +229,7 @@ export interface PipelineOptions {
   /** Folder of the database (neardup.db) and the corpus (corpus.jsonl); created if missing. */
   readonly dataDir: string;
   readonly config: Config;
-  /**
-   * A PostgreSQL index shared with other processes and machines instead of dataDir's neardup.db; the
-   * corpus stays in dataDir (this process's stored documents). @default null
-   */
+  /** A PostgreSQL index shared by many processes instead of dataDir's neardup.db (corpus stays in dataDir). @default null */
   readonly indexUrl?: string | null;
 }
 
@@ -268,6 +261,10 @@ export class Pipeline {
   readonly stemCache = new PageStemCache();
   private readonly corpus: CorpusWriter;
   private closed = false;
+  /** The kill tests' hook (src/store/fault-freeze.ts); null in every normal run. */
+  private readonly faultFreeze: FaultFreeze | null = faultFreezeFromEnv();
+  /** Corpus lines this pipeline has appended (counted only for the hook). */
+  private linesWritten = 0;
 
   private constructor(dataDir: string, config: Config, index: IndexBackend, corpus: CorpusWriter) {
     this.dataDir = dataDir;
@@ -392,12 +389,8 @@ export class Pipeline {
   /** Counts a decision and records the page's links (a stored page's corpus line is written before). */
   private async afterDecision(analyzed: AnalyzedPage, decision: Decision): Promise<void> {
     this.counters.processed++;
-    if (decision.kind === 'stored') {
-      this.counters.stored++;
-    } else if (decision.kind === 'exact') {
-      this.counters.exact++;
-    } else if (decision.kind === 'near') {
-      this.counters.near++;
+    if (decision.kind !== 'skipped') {
+      this.counters[decision.kind]++;
     } else {
       this.counters.skipped++;
       this.counters.skippedBy[decision.reason] = (this.counters.skippedBy[decision.reason] ?? 0) + 1;
@@ -407,9 +400,9 @@ export class Pipeline {
 
   /**
    * Writes the corpus lines of stored documents, after their inserts committed (corpus-writer.ts,
-   * invariant 1), in one append. Under the index's write lock, after reading what other processes
-   * appended: two processes that meet the same stored document never both write its line
-   * (invariant 5). A line is the database's record with the page's text; when the page was judged
+   * invariant 1), in one append, in the index's corpusTransaction (SQLite: under its write lock, after
+   * reading what other processes appended, so two never both write a line, invariant 5; PostgreSQL:
+   * only this writer's documents). A line is the database's record with the page's text; when the page was judged
    * earlier (a line lost in a crash, invariant 4) and its text has changed since, nothing is
    * written: the text that was judged is gone, and another text must not go out under its id.
    */
@@ -434,8 +427,18 @@ export class Pipeline {
           fetchedAt: doc.fetchedAt === undefined ? null : new Date(doc.fetchedAt).toISOString(),
         });
       }
+      this.checkFaultFreeze('before-corpus', records.length);
       this.corpus.appendMany(records);
+      this.linesWritten += records.length;
     });
+    this.checkFaultFreeze('after-corpus', 0);
+  }
+
+  /** Freezes this thread for good when the kill tests' hook asks for it at this point (see fault-freeze.ts). */
+  private checkFaultFreeze(phase: FaultFreezePhase, due: number): void {
+    const hook = this.faultFreeze;
+    if (hook === null || hook.phase !== phase || this.linesWritten + due < hook.afterStored) return;
+    freezeForever(`${phase} after ${this.linesWritten + due} new stored documents`);
   }
 
   private async recordLinksOf(analyzed: AnalyzedPage): Promise<void> {

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { ValidationError } from '../errors.js';
-import { parsePgUrl } from '../index/postgres/pg-errors.js';
+import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
 import { formatClustersCsv } from '../report/format-csv.js';
 import { formatClustersHtml } from '../report/format-html.js';
 import { formatClustersJson } from '../report/format-json.js';

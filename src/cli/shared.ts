@@ -5,7 +5,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { Config } from '../config.js';
 import { NeardupError, describeValue } from '../errors.js';
-import { parsePgUrl } from '../index/postgres/pg-errors.js';
+import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
 
 /** A commander argParser for an integer flag within [min, max]. */
 export function intFlag(name: string, min: number, max: number): (raw: string) => number {

@@ -4,7 +4,7 @@
  * read once, page by page, then handed to buildClusters.
  */
 import type { Config } from '../config.js';
-import { PgFingerprintIndex } from '../index/postgres/pg-fingerprint-index.js';
+import { PgFingerprintIndex } from '../fingerprint-index/postgres/pg-fingerprint-index.js';
 import type { RejectedDocument, SkippedPage, StoredDocument } from '../types.js';
 import { buildClusters } from './build-clusters.js';
 import type { ClusterReport } from './cluster-report.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { PgFingerprintIndex } from '../../src/index/postgres/pg-fingerprint-index.js';
+import { PgFingerprintIndex } from '../../src/fingerprint-index/postgres/pg-fingerprint-index.js';
 import { spawnNeardup } from '../helpers/run-cli.js';
 import { PG_PASSWORD, PG_USER, describeWithPostgres, freePort, freshDatabaseName } from '../helpers/postgres-server.js';
 import { baseFingerprint, buildDataDir, flipBits, tempDir, testParams, type IndexedPage } from '../report/report-fixtures.js';

@@ -9,7 +9,7 @@
  * Prints its decisions as one JSON line at the end.
  */
 import { existsSync } from 'node:fs';
-import { PgFingerprintIndex } from '../../../src/index/postgres/pg-fingerprint-index.js';
+import { PgFingerprintIndex } from '../../../src/fingerprint-index/postgres/pg-fingerprint-index.js';
 import type { Decision, IndexCandidate } from '../../../src/types.js';
 import { flipBits, paramsFor, prng, randomFingerprint, randomPositions } from '../index-test-helpers.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { hammingDistance } from '../../../src/fingerprint/fingerprint-codec.js';
-import { PgFingerprintIndex } from '../../../src/index/postgres/pg-fingerprint-index.js';
+import { PgFingerprintIndex } from '../../../src/fingerprint-index/postgres/pg-fingerprint-index.js';
 import type { Decision, StoredDocument } from '../../../src/types.js';
 import { describeWithPostgres, freshDatabaseName, type PostgresServer } from '../../helpers/postgres-server.js';
 import { paramsFor, tempDir } from '../index-test-helpers.js';

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { IndexError, ParameterMismatchError, ValidationError } from '../../../src/errors.js';
-import { FingerprintIndex } from '../../../src/index/fingerprint-index.js';
-import { PgFingerprintIndex, type PgIndexOptions } from '../../../src/index/postgres/pg-fingerprint-index.js';
+import { FingerprintIndex } from '../../../src/fingerprint-index/fingerprint-index.js';
+import { PgFingerprintIndex, type PgIndexOptions } from '../../../src/fingerprint-index/postgres/pg-fingerprint-index.js';
 import type { Decision, Fingerprint, IndexCandidate } from '../../../src/types.js';
 import { PG_PASSWORD, PG_USER, describeWithPostgres, freePort, freshDatabaseName } from '../../helpers/postgres-server.js';
 import { candidate, flipBits, paramsFor, prng, randomFingerprint, randomPositions } from '../index-test-helpers.js';

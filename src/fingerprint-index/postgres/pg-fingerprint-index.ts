@@ -18,18 +18,20 @@ import type {
   Decision, Fingerprint, FingerprintParams, IndexCandidate, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
 } from '../../types.js';
 import { blockLayout, type BlockLayout } from '../block-layout.js';
-import { SKIP_REASONS, type IndexStats, type Match } from '../fingerprint-index.js';
+import type { IndexStats, Match } from '../fingerprint-index.js';
 import type { IndexBackend } from '../index-backend.js';
-import { assertSameParams, paramsToJson, validateParams } from '../index-schema.js';
+import { validateParams } from '../../fingerprint/fingerprint-params.js';
+import { assertSameParams, paramsToJson } from '../index-schema.js';
+import { assertLinks, assertSkip } from '../index-options.js';
 import { BatchJudge, type InsertedRow } from './batch-judge.js';
 import { loadStoredRows } from './load-stored-rows.js';
 import { addDocumentKeys, sortedKeys, urlLockKey } from './lock-keys.js';
 import { MemoryFingerprints } from './memory-fingerprints.js';
 import { beginSql, commitSql } from './pg-batch-sql.js';
 import { CatchUpWindow, catchUpSql, type CatchUpRow } from './pg-catch-up.js';
-import {
-  DOCUMENT_COLUMNS, assertCandidate, assertFingerprint, assertTextHash, assertUrl, toRejected, toStored, type DocumentRow,
-} from './pg-document-rows.js';
+import { assertFingerprint, assertTextHash, assertUrl } from '../index-options.js';
+import { toRejected, toStored, type DocumentRow } from '../index-statements.js';
+import { DOCUMENT_COLUMNS, assertCandidateForPg } from './pg-document-rows.js';
 import { parsePgUrl } from './pg-errors.js';
 import { PG_SCHEMA_VERSION, SETUP_LOCK_KEY, pgSchemaStatements } from './pg-schema.js';
 import { PgSession, type PgSessionOptions } from './pg-session.js';
@@ -136,7 +138,7 @@ export class PgFingerprintIndex implements IndexBackend {
 
   /** The stored document a fingerprint matches (exact first, else the nearest; ties: the lowest id), or null. */
   async check(fingerprint: Fingerprint | null, textHash: string): Promise<Match | null> {
-    assertFingerprint(fingerprint);
+    assertFingerprint(fingerprint, true);
     assertTextHash(textHash);
     if (fingerprint === null) return null;
     const memory = await this.#ensureMemory();
@@ -155,7 +157,7 @@ export class PgFingerprintIndex implements IndexBackend {
 
   /** Judges and records a document, atomically across processes and machines (see the module comment). */
   async checkAndInsert(doc: IndexCandidate): Promise<Decision> {
-    assertCandidate(doc);
+    assertCandidateForPg(doc);
     this.#assertWritable();
     return (await this.#judgeBatch([doc]))[0]!;
   }
@@ -166,7 +168,7 @@ export class PgFingerprintIndex implements IndexBackend {
    */
   async checkAndInsertMany(docs: readonly IndexCandidate[]): Promise<Decision[]> {
     if (!Array.isArray(docs)) throw new ValidationError(`Expected an array of documents, got ${describeValue(docs)}`);
-    for (const doc of docs) assertCandidate(doc);
+    for (const doc of docs) assertCandidateForPg(doc);
     this.#assertWritable();
     const out: Decision[] = [];
     for (let at = 0; at < docs.length; at += this.#batchSize) out.push(...(await this.#judgeBatch(docs.slice(at, at + this.#batchSize))));
@@ -175,13 +177,7 @@ export class PgFingerprintIndex implements IndexBackend {
 
   /** Records a page that was not judged, with its reason. Idempotent by URL. */
   async recordSkip(url: string, reason: SkipReason, detail: string | null = null): Promise<void> {
-    assertUrl(url);
-    if (!SKIP_REASONS.includes(reason)) {
-      throw new ValidationError(`Expected \`reason\` to be one of ${SKIP_REASONS.join('|')}, got ${describeValue(reason)}`);
-    }
-    if (detail !== null && typeof detail !== 'string') {
-      throw new ValidationError(`Expected \`detail\` to be a string or null, got ${describeValue(detail)}`);
-    }
+    assertSkip(url, reason, detail);
     this.#assertWritable();
     await this.#session.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [urlLockKey(url)]);
@@ -195,9 +191,7 @@ export class PgFingerprintIndex implements IndexBackend {
 
   /** Records the links of a page (distinct from → to pairs; a self-link is ignored). */
   async recordLinks(fromUrl: string, toUrls: readonly string[]): Promise<void> {
-    assertUrl(fromUrl, 'fromUrl');
-    if (!Array.isArray(toUrls)) throw new ValidationError(`Expected \`toUrls\` to be an array of URLs, got ${describeValue(toUrls)}`);
-    for (const to of toUrls) assertUrl(to, 'toUrls[]');
+    assertLinks(fromUrl, toUrls);
     this.#assertWritable();
     const targets = [...new Set(toUrls)].filter((to) => to !== fromUrl);
     if (targets.length === 0) return;

@@ -5,7 +5,9 @@
  */
 import { popcount32 } from '../../fingerprint/fingerprint-codec.js';
 import type { BlockLayout } from '../block-layout.js';
-import { IdList, buildCandidateTable, type CandidateTable } from '../candidate-table.js';
+import { buildCandidateTable } from '../build-candidate-table.js';
+import type { CandidateTable } from '../candidate-table.js';
+import { IdList } from '../id-list.js';
 import { PairedBlockTable } from '../paired-block-table.js';
 import type { StoredRows } from './load-stored-rows.js';
 
