@@ -8,6 +8,7 @@ import { defaultConfig, loadConfig } from '../config.js';
 import type { PartialConfig } from '../config.js';
 import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
+import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
 import { choiceFlag, indexUrlFrom, intFlag } from './shared.js';
 
@@ -41,7 +42,7 @@ export function crawlProgressLine(p: CrawlProgress): string {
 }
 
 /** The closing summary, for people. */
-export function crawlSummaryText(s: CrawlSummary): string {
+export function crawlSummaryText(s: CrawlSummary, indexUrl: string | null = null): string {
   const ended = s.stopReason === 'finished'
     ? 'finished'
     : s.stopReason === 'max-pages'
@@ -57,7 +58,8 @@ export function crawlSummaryText(s: CrawlSummary): string {
       + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} in-flight requests put back` : ''}`
       + `${s.repairedRequests > 0 ? `, ${s.repairedRequests} torn queue files repaired from the frontier journal` : ''}`);
   }
-  lines.push(`  outputs: ${join(s.dataDir, databaseFileName)}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
+  const index = indexUrl === null ? join(s.dataDir, databaseFileName) : parsePgUrl(indexUrl).label;
+  lines.push(`  outputs: ${index}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -102,6 +104,7 @@ export function registerCrawl(program: Command): void {
         ...(flags.distance === undefined ? {} : { fingerprint: { distance: flags.distance } }),
       };
       const config = loadConfig({ file: root.opts<{ config?: string }>().config, overrides });
+      const indexUrl = indexUrlFrom(flags.index, config);
 
       const tty = flags.progress && process.stderr.isTTY === true;
       let drawn = false;
@@ -129,7 +132,7 @@ export function registerCrawl(program: Command): void {
         summary = await crawl({
           seeds,
           dataDir: flags.data,
-          indexUrl: indexUrlFrom(flags.index, config),
+          indexUrl,
           config,
           signal: controller.signal,
           ...(tty ? { onProgress, progressIntervalMs: 250 } : {}),
@@ -139,6 +142,6 @@ export function registerCrawl(program: Command): void {
         clear();
       }
       if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-      else process.stdout.write(crawlSummaryText(summary));
+      else process.stdout.write(crawlSummaryText(summary, indexUrl));
     });
 }

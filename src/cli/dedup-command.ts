@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
+import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
 import { dedupBatch, type BatchProgress, type BatchSummary } from '../batch/dedup-batch.js';
 import type { BatchProblem } from '../batch/batch-entry.js';
 import { inputKindHelp } from '../batch/input-kind.js';
@@ -29,7 +30,7 @@ function progressLine(p: Readonly<BatchProgress>): string {
     + `(exact ${p.exact}, near ${p.near})  skipped ${p.skipped}  errors ${p.errors}`;
 }
 
-function summaryText(s: BatchSummary, dataDir: string): string {
+function summaryText(s: BatchSummary, dataDir: string, indexUrl: string | null): string {
   const reasons = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k} ${v}`).join(', ');
   const lines = [
     `dedup: ${s.documents} document${s.documents === 1 ? '' : 's'} in ${(s.elapsedMs / 1000).toFixed(1)} s (${Math.round(s.docsPerSecond)} docs/s, `
@@ -38,7 +39,8 @@ function summaryText(s: BatchSummary, dataDir: string): string {
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}, errors ${s.errors}`,
   ];
   if (s.ignored > 0) lines.push(`  ignored records: ${s.ignored} (${reasons(s.ignoredBy)})`);
-  lines.push(`  outputs: ${join(dataDir, 'neardup.db')}, ${join(dataDir, 'corpus.jsonl')}`);
+  const index = indexUrl === null ? join(dataDir, 'neardup.db') : parsePgUrl(indexUrl).label;
+  lines.push(`  outputs: ${index}, ${join(dataDir, 'corpus.jsonl')}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -66,6 +68,7 @@ export function registerDedup(program: Command): void {
           },
         },
       });
+      const indexUrl = indexUrlFrom(flags.index, config);
 
       const tty = flags.progress && process.stderr.isTTY === true;
       let lastDraw = 0;
@@ -106,7 +109,7 @@ export function registerDedup(program: Command): void {
         summary = await dedupBatch({
           inputs,
           dataDir: flags.data,
-          indexUrl: indexUrlFrom(flags.index, config),
+          indexUrl,
           config,
           onProblem,
           ...(tty ? { onProgress } : {}),
@@ -120,7 +123,7 @@ export function registerDedup(program: Command): void {
       if (flags.json === true) {
         process.stdout.write(`${JSON.stringify({ ...summary, dataDir: flags.data }, null, 2)}\n`);
       } else {
-        process.stdout.write(summaryText(summary, flags.data));
+        process.stdout.write(summaryText(summary, flags.data, indexUrl));
       }
       if (summary.interrupted) process.exitCode = 130;
     });
