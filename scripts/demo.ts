@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { crawl, crawleeFolderName } from '../src/crawl/crawl.js';
 import type { CrawlPageEvent } from '../src/crawl/crawl.js';
-import { corpusFileName, databaseFileName } from '../src/pipeline.js';
+import { corpusFileName, databaseFileName } from '../src/store/data-folder.js';
 import { loadClusterReport } from '../src/report/load-cluster-report.js';
 import { formatClustersHtml } from '../src/report/format-html.js';
 import { writeFileAtomic } from '../src/report/write-file-atomic.js';
-import { startDemoSite } from './demo-site/demo-site.js';
+import { startDemoSite } from '../test/helpers/demo-site/demo-site.js';
 
 const dataFlag = process.argv.indexOf('--data');
 const dataDir = dataFlag >= 0 && process.argv[dataFlag + 1] !== undefined ? process.argv[dataFlag + 1]! : './data';

@@ -7,14 +7,13 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { ValidationError } from '../errors.js';
-import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
 import { formatClustersCsv } from '../report/format-csv.js';
 import { formatClustersHtml } from '../report/format-html.js';
 import { formatClustersJson } from '../report/format-json.js';
 import { indexPathOf, loadClusterReport } from '../report/load-cluster-report.js';
 import { loadPgClusterReport } from '../report/load-pg-cluster-report.js';
 import { writeFileAtomic } from '../report/write-file-atomic.js';
-import { choiceFlag, indexUrlFrom, intFlag } from './shared.js';
+import { choiceFlag, indexLabel, indexUrlFrom, intFlag } from './shared.js';
 
 const formats = ['json', 'csv', 'html'] as const;
 type Format = (typeof formats)[number];
@@ -67,7 +66,7 @@ export function registerClusters(program: Command): void {
       const report = indexUrl === null ? loadClusterReport(flags.data, config) : await loadPgClusterReport(indexUrl, config);
       const text = flags.format === 'json' ? formatClustersJson(report)
         : flags.format === 'csv' ? formatClustersCsv(report)
-        : formatClustersHtml(report, { source: indexUrl === null ? flags.data : parsePgUrl(indexUrl).label, generatedAt: new Date(), maxClusters: flags.maxHtmlClusters });
+        : formatClustersHtml(report, { source: indexUrl === null ? flags.data : indexLabel(indexUrl), generatedAt: new Date(), maxClusters: flags.maxHtmlClusters });
       if (flags.out === undefined) {
         await writeStdout(text);
       } else {

@@ -8,9 +8,8 @@ import { defaultConfig, loadConfig } from '../config.js';
 import type { PartialConfig } from '../config.js';
 import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
-import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
-import { choiceFlag, indexUrlFrom, intFlag } from './shared.js';
+import { abortOnSigint, choiceFlag, indexLabel, indexUrlFrom, intFlag, statusLine } from './shared.js';
 
 interface CrawlFlags {
   readonly data: string;
@@ -58,7 +57,7 @@ export function crawlSummaryText(s: CrawlSummary, indexUrl: string | null = null
       + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} in-flight requests put back` : ''}`
       + `${s.repairedRequests > 0 ? `, ${s.repairedRequests} torn queue files repaired from the frontier journal` : ''}`);
   }
-  const index = indexUrl === null ? join(s.dataDir, databaseFileName) : parsePgUrl(indexUrl).label;
+  const index = indexUrl === null ? join(s.dataDir, databaseFileName) : indexLabel(indexUrl);
   lines.push(`  outputs: ${index}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
   return `${lines.join('\n')}\n`;
 }
@@ -107,24 +106,9 @@ export function registerCrawl(program: Command): void {
       const indexUrl = indexUrlFrom(flags.index, config);
 
       const tty = flags.progress && process.stderr.isTTY === true;
-      let drawn = false;
-      const clear = () => {
-        if (drawn) process.stderr.write('\r\x1b[K');
-        drawn = false;
-      };
-      const onProgress = (p: CrawlProgress) => {
-        process.stderr.write(`\r\x1b[K${crawlProgressLine(p)}`);
-        drawn = true;
-      };
-
-      const controller = new AbortController();
-      const onSigint = () => {
-        clear();
-        process.stderr.write('neardup: interrupted, finishing pages in flight; run the same command again to resume\n');
-        controller.abort();
-        process.removeListener('SIGINT', onSigint);
-      };
-      process.on('SIGINT', onSigint);
+      const status = statusLine();
+      const onProgress = (p: CrawlProgress) => status.draw(crawlProgressLine(p));
+      const interrupt = abortOnSigint('neardup: interrupted, finishing pages in flight; run the same command again to resume', status.clear);
       // Loaded here, so that the other commands start without loading crawlee.
       const { crawl } = await import('../crawl/crawl.js');
       let summary: CrawlSummary;
@@ -134,12 +118,12 @@ export function registerCrawl(program: Command): void {
           dataDir: flags.data,
           indexUrl,
           config,
-          signal: controller.signal,
+          signal: interrupt.signal,
           ...(tty ? { onProgress, progressIntervalMs: 250 } : {}),
         });
       } finally {
-        process.removeListener('SIGINT', onSigint);
-        clear();
+        interrupt.dispose();
+        status.clear();
       }
       if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       else process.stdout.write(crawlSummaryText(summary, indexUrl));

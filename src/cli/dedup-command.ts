@@ -5,11 +5,10 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
 import { dedupBatch, type BatchProgress, type BatchSummary } from '../batch/dedup-batch.js';
-import type { BatchProblem } from '../batch/batch-entry.js';
-import { inputKindHelp } from '../batch/input-kind.js';
-import { indexUrlFrom, intFlag } from './shared.js';
+import type { BatchProblem } from '../input/batch-entry.js';
+import { inputKindHelp } from '../input/input-kind.js';
+import { abortOnSigint, indexLabel, indexUrlFrom, intFlag, statusLine } from './shared.js';
 
 interface DedupFlags {
   readonly data: string;
@@ -39,7 +38,7 @@ function summaryText(s: BatchSummary, dataDir: string, indexUrl: string | null):
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}, errors ${s.errors}`,
   ];
   if (s.ignored > 0) lines.push(`  ignored records: ${s.ignored} (${reasons(s.ignoredBy)})`);
-  const index = indexUrl === null ? join(dataDir, 'neardup.db') : parsePgUrl(indexUrl).label;
+  const index = indexUrl === null ? join(dataDir, 'neardup.db') : indexLabel(indexUrl);
   lines.push(`  outputs: ${index}, ${join(dataDir, 'corpus.jsonl')}`);
   return `${lines.join('\n')}\n`;
 }
@@ -72,11 +71,7 @@ export function registerDedup(program: Command): void {
 
       const tty = flags.progress && process.stderr.isTTY === true;
       let lastDraw = 0;
-      let drawn = false;
-      const clear = () => {
-        if (drawn) process.stderr.write('\r\x1b[K');
-        drawn = false;
-      };
+      const status = statusLine();
       let printed = 0;
       let unprinted = 0;
       const onProblem = (p: BatchProblem) => {
@@ -85,25 +80,17 @@ export function registerDedup(program: Command): void {
           return;
         }
         printed += 1;
-        clear();
+        status.clear();
         process.stderr.write(`neardup: ${p.position}: ${p.message}\n`);
       };
       const onProgress = (p: Readonly<BatchProgress>) => {
         const now = performance.now();
         if (now - lastDraw < 250) return;
         lastDraw = now;
-        process.stderr.write(`\r\x1b[K${progressLine(p)}`);
-        drawn = true;
+        status.draw(progressLine(p));
       };
 
-      const controller = new AbortController();
-      const onSigint = () => {
-        clear();
-        process.stderr.write('neardup: interrupted, finishing documents in flight (Ctrl-C again to quit now)\n');
-        controller.abort();
-        process.removeListener('SIGINT', onSigint);
-      };
-      process.on('SIGINT', onSigint);
+      const interrupt = abortOnSigint('neardup: interrupted, finishing documents in flight (Ctrl-C again to quit now)', status.clear);
       let summary: BatchSummary;
       try {
         summary = await dedupBatch({
@@ -113,11 +100,11 @@ export function registerDedup(program: Command): void {
           config,
           onProblem,
           ...(tty ? { onProgress } : {}),
-          signal: controller.signal,
+          signal: interrupt.signal,
         });
       } finally {
-        process.removeListener('SIGINT', onSigint);
-        clear();
+        interrupt.dispose();
+        status.clear();
       }
       if (unprinted > 0) process.stderr.write(`neardup: ${unprinted} more problems not shown (${summary.errors} in all)\n`);
       if (flags.json === true) {

@@ -5,7 +5,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { Config } from '../config.js';
 import { NeardupError, describeValue } from '../errors.js';
-import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
 
 /** A commander argParser for an integer flag within [min, max]. */
 export function intFlag(name: string, min: number, max: number): (raw: string) => number {
@@ -40,14 +39,49 @@ export function reportError(error: unknown): number {
   return 70;
 }
 
+/** The one progress line on stderr, drawn in place; `clear` before printing anything else. */
+export function statusLine(): { draw: (line: string) => void; clear: () => void } {
+  let drawn = false;
+  return {
+    draw: (line) => {
+      process.stderr.write(`\r\x1b[K${line}`);
+      drawn = true;
+    },
+    clear: () => {
+      if (drawn) process.stderr.write('\r\x1b[K');
+      drawn = false;
+    },
+  };
+}
+
+/**
+ * The first Ctrl-C prints `message` (after `before`, e.g. clearing the status line) and aborts the
+ * returned signal, so that work in flight finishes; the handler is then removed, so a second
+ * Ctrl-C quits at once. Call `dispose` when the work is done.
+ */
+export function abortOnSigint(message: string, before: () => void): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSigint = () => {
+    before();
+    process.stderr.write(`${message}\n`);
+    controller.abort();
+    process.removeListener('SIGINT', onSigint);
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.removeListener('SIGINT', onSigint) };
+}
+
 /**
  * The PostgreSQL index a command uses: `--index`, else the config's `index.url` (file or
- * NEARDUP_INDEX_URL); null for the SQLite index under --data. A URL that is not postgres:// is a
- * ValidationError (one line, without the password).
+ * NEARDUP_INDEX_URL); null for the SQLite index under --data. The index checks the URL when it opens
+ * (a ValidationError, one line, without the password).
  */
 export function indexUrlFrom(flag: string | undefined, config: Pick<Config, 'index'>): string | null {
   const url = flag ?? config.index.url;
-  if (url === '') return null;
-  parsePgUrl(url);
-  return url;
+  return url === '' ? null : url;
+}
+
+/** An index URL as printed in summaries and reports: without its password. */
+export function indexLabel(url: string): string {
+  return url.replace(/(\/\/[^:/@]*):[^@]*@/, '$1@');
 }

@@ -7,7 +7,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { Pipeline } from '../pipeline.js';
 import { serializeError } from '../errors.js';
-import { commitExtractedPage } from './dedup-stage.js';
 import type { DedupReply, DedupRequest } from './dedup-stage.js';
 
 const port = parentPort;
@@ -27,7 +26,7 @@ try {
 async function answer(open: Pipeline, request: DedupRequest): Promise<void> {
   try {
     if (request.op === 'commit') {
-      send({ id: request.id, ok: true, result: await commitExtractedPage(open, request.input, request.page), counters: open.counters });
+      send({ id: request.id, ok: true, result: await open.commitExtracted(request.input, request.page), counters: open.counters });
     } else if (request.op === 'skip') {
       await open.recordSkip(request.url, request.reason, request.detail);
       send({ id: request.id, ok: true, result: null, counters: open.counters });

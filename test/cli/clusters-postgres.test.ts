@@ -1,24 +1,27 @@
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { PgFingerprintIndex } from '../../src/fingerprint-index/postgres/pg-fingerprint-index.js';
 import { spawnNeardup } from '../helpers/run-cli.js';
 import { PG_PASSWORD, PG_USER, describeWithPostgres, freePort, freshDatabaseName } from '../helpers/postgres-server.js';
-import { baseFingerprint, buildDataDir, flipBits, tempDir, testParams, type IndexedPage } from '../report/report-fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { baseFingerprint, buildDataDir, flipBits, testParams, type IndexedPage } from '../report/report-fixtures.js';
 
 const pages: IndexedPage[] = [
   { url: 'http://mirror.example/p', fingerprint: baseFingerprint, textHash: 'x1', title: 'Copy', textLength: 900 },
-  { url: 'http://origin.example/p', fingerprint: flipBits([3]), textHash: 'x2', title: 'Original', textLength: 1000 },
+  { url: 'http://origin.example/p', fingerprint: flipBits(baseFingerprint, [3]), textHash: 'x2', title: 'Original', textLength: 1000 },
   { url: 'http://third.example/p', fingerprint: baseFingerprint, textHash: 'x1', title: 'Copy' },
-  { url: 'http://origin.example/', fingerprint: flipBits([1, 9, 17, 25, 33, 41, 49, 57, 2, 10]), textHash: 'x3', links: ['http://origin.example/p'] },
-  { url: 'http://blog.example/', fingerprint: flipBits([0, 63, 31, 32, 16, 48, 8, 40, 24, 56, 4, 44]), textHash: 'x4', links: ['http://origin.example/p', 'http://mirror.example/p'] },
-  { url: 'http://mirror.example/q', fingerprint: flipBits([5, 6, 7, 20, 21, 22, 36, 37, 38, 52, 53, 54]), textHash: 'x5', publishedAt: '2024-01-01T00:00:00Z' },
-  { url: 'http://origin.example/q', fingerprint: flipBits([5, 6, 7, 20, 21, 22, 36, 37, 38, 52, 53]), textHash: 'x6', publishedAt: '2023-01-01T00:00:00Z' },
+  { url: 'http://origin.example/', fingerprint: flipBits(baseFingerprint, [1, 9, 17, 25, 33, 41, 49, 57, 2, 10]), textHash: 'x3', links: ['http://origin.example/p'] },
+  { url: 'http://blog.example/', fingerprint: flipBits(baseFingerprint, [0, 63, 31, 32, 16, 48, 8, 40, 24, 56, 4, 44]), textHash: 'x4', links: ['http://origin.example/p', 'http://mirror.example/p'] },
+  { url: 'http://mirror.example/q', fingerprint: flipBits(baseFingerprint, [5, 6, 7, 20, 21, 22, 36, 37, 38, 52, 53, 54]), textHash: 'x5', publishedAt: '2024-01-01T00:00:00Z' },
+  { url: 'http://origin.example/q', fingerprint: flipBits(baseFingerprint, [5, 6, 7, 20, 21, 22, 36, 37, 38, 52, 53]), textHash: 'x6', publishedAt: '2023-01-01T00:00:00Z' },
 ];
 const skipped = [{ url: 'http://origin.example/empty', reason: 'too-short' as const }];
 
 describeWithPostgres('neardup clusters --index postgres://', (server) => {
   it('builds the same report (JSON and CSV) from a PostgreSQL index as from a --data folder with the same decisions', async () => {
-    const dir = join(tempDir(), 'data');
+    const temp = tempDir('neardup-clusters-pg-');
+    onTestFinished(() => temp.remove());
+    const dir = join(temp.dir, 'data');
     const decisions = buildDataDir(dir, pages, skipped);
     const url = await server().createDatabase(freshDatabaseName());
     const index = await PgFingerprintIndex.open(url, { params: testParams });

@@ -5,7 +5,8 @@
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { BlockLayout } from '../block-layout.js';
-import { bucketCountsLength, countRows, suitsPairedTable } from '../paired-block-table.js';
+import { bucketCountsLength, countRows } from '../bucket-counts.js';
+import { suitsPairedTable } from '../paired-block-table.js';
 import { RECENT_STORED_SQL, XMIN_SQL } from './pg-catch-up.js';
 
 /** The stored rows in ascending id order, with the snapshot they were read under. */
