@@ -156,6 +156,13 @@ export const configSchema = z.object({
       minCovered: share,
     }).strict(),
   }).strict(),
+  index: z.object({
+    /**
+     * A PostgreSQL index shared by many processes and machines (postgres://user:password@host:port/db);
+     * "" for the SQLite index under --data. Env NEARDUP_INDEX_URL; the --index flag overrides both.
+     */
+    url: z.string().refine((v) => v === '' || /^postgres(ql)?:\/\//.test(v), 'a postgres:// URL or "" (SQLite under --data)'),
+  }).strict(),
 }).strict();
 
 export type Config = z.infer<typeof configSchema>;

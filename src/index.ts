@@ -36,6 +36,10 @@ export { MAX_DISTANCE } from './fingerprint/fingerprint-params.js';
 // index: fingerprint in, decision out
 export { FingerprintIndex } from './fingerprint-index/fingerprint-index.js';
 export type { IndexOptions, Match, IndexStats } from './fingerprint-index/fingerprint-index.js';
+export { PgFingerprintIndex } from './fingerprint-index/postgres/pg-fingerprint-index.js';
+export type { PgIndexOptions } from './fingerprint-index/postgres/pg-fingerprint-index.js';
+export type { IndexBackend } from './fingerprint-index/index-backend.js';
+export { openIndexBackend } from './fingerprint-index/open-index-backend.js';
 
 // pipeline, crawl and batch dedup: pages in, decisions and a corpus out
 export { Pipeline } from './pipeline.js';

@@ -10,10 +10,12 @@ import type { Config } from './config.js';
 import { StorageError, ValidationError, describeValue } from './errors.js';
 import { fingerprintToHex } from './fingerprint/fingerprint-codec.js';
 import { fingerprintParamsFrom } from './analyze/analyze-text.js';
-import { FingerprintIndex } from './fingerprint-index/fingerprint-index.js';
+import type { IndexBackend } from './fingerprint-index/index-backend.js';
+import { openIndexBackend } from './fingerprint-index/open-index-backend.js';
 import { CorpusWriter, type CorpusRecord } from './store/corpus-writer.js';
 import { faultFreezeFromEnv, freezeForever, type FaultFreeze, type FaultFreezePhase } from './store/fault-freeze.js';
 import { corpusFileName, databaseFileName } from './store/data-folder.js';
+import { writerIdOf } from './store/writer-id.js';
 import { StemCache } from './analyze/analyze-text.js';
 import type { Decision, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
 
@@ -31,6 +33,8 @@ export interface PipelineOptions {
   /** Folder of the database (neardup.db) and the corpus (corpus.jsonl); created if missing. */
   readonly dataDir: string;
   readonly config: Config;
+  /** A PostgreSQL index shared by many processes instead of dataDir's neardup.db (corpus stays in dataDir). @default null */
+  readonly indexUrl?: string | null;
 }
 
 /** A page the index stored, with its id: its corpus line is due. */
@@ -56,7 +60,7 @@ export class Pipeline {
   readonly counters: PipelineCounters = newCounters();
   readonly dataDir: string;
   readonly config: Config;
-  readonly index: FingerprintIndex;
+  readonly index: IndexBackend;
   /** Stems kept across the pages this pipeline analyses itself (`process`). */
   readonly stemCache = new StemCache();
   private readonly corpus: CorpusWriter;
@@ -66,15 +70,15 @@ export class Pipeline {
   /** Corpus lines this pipeline has appended (counted only for the hook). */
   private linesWritten = 0;
 
-  private constructor(dataDir: string, config: Config, index: FingerprintIndex, corpus: CorpusWriter) {
+  private constructor(dataDir: string, config: Config, index: IndexBackend, corpus: CorpusWriter) {
     this.dataDir = dataDir;
     this.config = config;
     this.index = index;
     this.corpus = corpus;
   }
 
-  /** Opens (or creates) `<dataDir>/neardup.db` and `<dataDir>/corpus.jsonl`. */
-  static open(options: PipelineOptions): Pipeline {
+  /** Opens (or creates) `<dataDir>/neardup.db` (or the PostgreSQL index) and `<dataDir>/corpus.jsonl`. */
+  static async open(options: PipelineOptions): Promise<Pipeline> {
     const { dataDir, config } = options;
     if (typeof dataDir !== 'string' || dataDir.trim() === '') {
       throw new ValidationError(`Expected \`data\` to be a folder path, got ${describeValue(dataDir)}`);
@@ -84,20 +88,22 @@ export class Pipeline {
     } catch (error) {
       throw new StorageError(`Cannot create data folder \`${dataDir}\`: ${(error as Error).message}`, { cause: error });
     }
-    const verify = config.verify.enabled ? config.verify : null;
-    const index = FingerprintIndex.open(join(dataDir, databaseFileName), { params: fingerprintParamsFrom(config.fingerprint), verify });
+    const index = await openIndexBackend({
+      sqlitePath: join(dataDir, databaseFileName), indexUrl: options.indexUrl ?? null, writer: () => writerIdOf(dataDir),
+      params: fingerprintParamsFrom(config.fingerprint), verify: config.verify.enabled ? config.verify : null,
+    });
     let corpus: CorpusWriter;
     try {
       corpus = CorpusWriter.open(join(dataDir, corpusFileName));
     } catch (error) {
-      index.close();
+      await index.close();
       throw error;
     }
     return new Pipeline(dataDir, config, index, corpus);
   }
 
   /** Extracts, fingerprints and commits one page. */
-  process(input: PageInput): Decision {
+  process(input: PageInput): Promise<Decision> {
     return this.commit(analyzePage(input, this.config, { stemCache: this.stemCache }));
   }
 
@@ -106,28 +112,28 @@ export class Pipeline {
    * breaks the analysis is recorded (`parse-error`, counted as an error), never allowed to stop the
    * crawl; a failed write throws.
    */
-  commitExtracted(input: PageInput, page: ExtractedPage): CommitResult {
+  async commitExtracted(input: PageInput, page: ExtractedPage): Promise<CommitResult> {
     let analyzed: AnalyzedPage;
     try {
       analyzed = analyzeExtractedPage(input, page, this.config, { stemCache: this.stemCache });
     } catch (error) {
       const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
       this.countError();
-      this.recordSkip(input.url, 'parse-error', detail);
+      await this.recordSkip(input.url, 'parse-error', detail);
       return { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
     }
-    const decision = this.commit(analyzed);
+    const decision = await this.commit(analyzed);
     return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
   }
 
   /** Sends one analysed page to the index (or records its skip), then writes the corpus line of a stored page. */
-  commit(analyzed: AnalyzedPage): Decision {
+  async commit(analyzed: AnalyzedPage): Promise<Decision> {
     this.assertOpen();
     const candidate = this.candidateOf(analyzed);
     if (candidate === null) return this.skip(analyzed);
-    const decision = this.index.checkAndInsert(candidate);
-    if (decision.kind === 'stored') this.writeCorpusLines([{ analyzed, id: decision.id }]);
-    this.afterDecision(analyzed, decision);
+    const decision = await this.index.checkAndInsert(candidate);
+    if (decision.kind === 'stored') await this.writeCorpusLines([{ analyzed, id: decision.id }]);
+    await this.afterDecision(analyzed, decision);
     return decision;
   }
 
@@ -135,7 +141,7 @@ export class Pipeline {
    * Like {@link commit} for many pages: the index writes in one transaction, then the corpus lines
    * of the stored pages under one hold of the write lock, in one append. Decisions in input order.
    */
-  commitMany(pages: readonly AnalyzedPage[]): Decision[] {
+  async commitMany(pages: readonly AnalyzedPage[]): Promise<Decision[]> {
     this.assertOpen();
     const decisions: (Decision | undefined)[] = new Array(pages.length);
     const candidates: IndexCandidate[] = [];
@@ -146,7 +152,7 @@ export class Pipeline {
       candidates.push(candidate);
       positions.push(i);
     }
-    const judged = candidates.length === 0 ? [] : this.index.checkAndInsertMany(candidates);
+    const judged = candidates.length === 0 ? [] : await this.index.checkAndInsertMany(candidates);
     const stored: StoredPage[] = [];
     for (let j = 0; j < positions.length; j++) {
       const decision = judged[j]!;
@@ -154,16 +160,16 @@ export class Pipeline {
       if (decision.kind === 'stored') stored.push({ analyzed: pages[positions[j]!]!, id: decision.id });
     }
     // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
-    this.writeCorpusLines(stored);
-    for (let j = 0; j < positions.length; j++) this.afterDecision(pages[positions[j]!]!, judged[j]!);
-    for (let i = 0; i < pages.length; i++) decisions[i] ??= this.skip(pages[i]!);
+    await this.writeCorpusLines(stored);
+    for (let j = 0; j < positions.length; j++) await this.afterDecision(pages[positions[j]!]!, judged[j]!);
+    for (let i = 0; i < pages.length; i++) decisions[i] ??= await this.skip(pages[i]!);
     return decisions as Decision[];
   }
 
   /** Records a page that was not processed (fetch failure, robots, scope, ...). */
-  recordSkip(url: string, reason: SkipReason, detail?: string): void {
+  async recordSkip(url: string, reason: SkipReason, detail?: string): Promise<void> {
     this.assertOpen();
-    if (this.index.recordSkip(url, reason, detail)) this.countSkip(reason);
+    if (await this.index.recordSkip(url, reason, detail)) this.countSkip(reason);
     else this.counters.processed++;
   }
 
@@ -173,13 +179,13 @@ export class Pipeline {
   }
 
   /** Closes the corpus (flushed to disk) and the index. Safe to call twice. */
-  close(): void {
+  async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     try {
       this.corpus.close();
     } finally {
-      this.index.close();
+      await this.index.close();
     }
   }
 
@@ -192,11 +198,11 @@ export class Pipeline {
     return { ...analyzed.meta, fingerprint: analyzed.analysis.fingerprint, textHash: analyzed.analysis.textHash, sketch: analyzed.analysis.sketch ?? null };
   }
 
-  private skip(analyzed: AnalyzedPage): Decision {
+  private async skip(analyzed: AnalyzedPage): Promise<Decision> {
     const reason = analyzed.skip?.reason ?? 'no-text';
-    this.recordSkip(analyzed.url, reason, analyzed.skip?.detail ?? 'no fingerprint');
+    await this.recordSkip(analyzed.url, reason, analyzed.skip?.detail ?? 'no fingerprint');
     // A page too short to judge (a home page, a list of articles) still cites the pages it links to.
-    this.recordLinksOf(analyzed);
+    await this.recordLinksOf(analyzed);
     return { kind: 'skipped', reason };
   }
 
@@ -207,12 +213,12 @@ export class Pipeline {
   }
 
   /** Counts a decision and records the page's links (a stored page's corpus line is written before). */
-  private afterDecision(analyzed: AnalyzedPage, decision: Decision): void {
+  private async afterDecision(analyzed: AnalyzedPage, decision: Decision): Promise<void> {
     this.counters.processed++;
     // An earlier decision on the URL (a retried or re-processed page) is no new document: the
     // counts of a run are what it added to the data folder.
     if (decision.repeated !== true) this.countDecision(decision);
-    this.recordLinksOf(analyzed);
+    await this.recordLinksOf(analyzed);
   }
 
   private countDecision(decision: Decision): void {
@@ -232,20 +238,20 @@ export class Pipeline {
 
   /**
    * Writes the corpus lines of stored documents, after their inserts committed (corpus-writer.ts,
-   * invariant 1), in one append. Under the index's write lock, after reading what other processes
-   * appended: two processes that meet the same stored document never both write its line
-   * (invariant 5). A line is the database's record with the page's text; when the page was judged
+   * invariant 1), in one append, in the index's corpusTransaction (SQLite: under its write lock, after
+   * reading what other processes appended, so two never both write a line, invariant 5; PostgreSQL:
+   * only this writer's documents). A line is the database's record with the page's text; when the page was judged
    * earlier (a line lost in a crash, invariant 4) and its text has changed since, nothing is
    * written: the text that was judged is gone, and another text must not go out under its id.
    */
-  private writeCorpusLines(stored: readonly StoredPage[]): void {
+  private async writeCorpusLines(stored: readonly StoredPage[]): Promise<void> {
     if (stored.length === 0) return;
-    this.index.exclusive(() => {
+    await this.index.corpusTransaction(stored.map((s) => s.id), (docs) => {
       this.corpus.refresh();
       const records: CorpusRecord[] = [];
       for (const { analyzed, id } of stored) {
         if (this.corpus.has(id)) continue;
-        const doc = this.index.get(id);
+        const doc = docs.get(id);
         if (doc === undefined || doc.textHash !== analyzed.analysis?.textHash) continue;
         records.push({
           id,
@@ -273,8 +279,8 @@ export class Pipeline {
     freezeForever(`${phase} after ${this.linesWritten + due} new stored documents`);
   }
 
-  private recordLinksOf(analyzed: AnalyzedPage): void {
+  private async recordLinksOf(analyzed: AnalyzedPage): Promise<void> {
     const links = analyzed.page?.links ?? [];
-    if (links.length > 0) this.index.recordLinks(analyzed.url, links);
+    if (links.length > 0) await this.index.recordLinks(analyzed.url, links);
   }
 }

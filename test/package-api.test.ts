@@ -67,10 +67,10 @@ describe('the package entry', () => {
 
   it('pipeline and batch dedup: pages in, decisions and a corpus out; report and evaluation', async () => {
     const dataDir = join(temp.dir, 'data');
-    const pipeline = neardup.Pipeline.open({ dataDir, config });
-    expect(pipeline.process({ url: 'http://x/a', html: articleHtml(textA) })).toMatchObject({ kind: 'stored' });
-    expect(pipeline.process({ url: 'http://y/a', html: articleHtml(textA) })).toMatchObject({ kind: 'exact' });
-    pipeline.close();
+    const pipeline = await neardup.Pipeline.open({ dataDir, config });
+    expect(await pipeline.process({ url: 'http://x/a', html: articleHtml(textA) })).toMatchObject({ kind: 'stored' });
+    expect(await pipeline.process({ url: 'http://y/a', html: articleHtml(textA) })).toMatchObject({ kind: 'exact' });
+    await pipeline.close();
     const input = join(temp.dir, 'docs.jsonl');
     writeFileSync(input, [JSON.stringify({ url: 'http://x/b', text: textB }), JSON.stringify({ url: 'http://z/b', text: textB })].join('\n'));
     const summary = await neardup.dedupBatch({ inputs: [input], dataDir, config, inProcess: true });

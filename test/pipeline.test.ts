@@ -91,33 +91,33 @@ describe('analyzePage', () => {
 describe('Pipeline', () => {
   const open = () => Pipeline.open({ dataDir: dir, config });
 
-  it('stores new pages, rejects exact and near copies, and counts', () => {
-    const pipeline = open();
+  it('stores new pages, rejects exact and near copies, and counts', async () => {
+    const pipeline = await open();
     try {
-      expect(pipeline.process({ url: 'http://a.test/1', html: htmlOf(0) })).toMatchObject({ kind: 'stored' });
-      expect(pipeline.process({ url: 'http://a.test/2', html: htmlOf(1) })).toMatchObject({ kind: 'stored' });
+      expect(await pipeline.process({ url: 'http://a.test/1', html: htmlOf(0) })).toMatchObject({ kind: 'stored' });
+      expect(await pipeline.process({ url: 'http://a.test/2', html: htmlOf(1) })).toMatchObject({ kind: 'stored' });
       // The same text on another template: an exact duplicate.
-      expect(pipeline.process({ url: 'http://b.test/1', html: mirrorTimesPage({ title: 'x', paragraphs: articles[0]!.paragraphs }) }))
+      expect(await pipeline.process({ url: 'http://b.test/1', html: mirrorTimesPage({ title: 'x', paragraphs: articles[0]!.paragraphs }) }))
         .toMatchObject({ kind: 'exact', matchUrl: 'http://a.test/1', distance: 0 });
       const edited = articles[1]!.paragraphs.map((p, i) => (i === 2 ? p.replace(/\bthe\b/, 'this') : p));
-      const near = pipeline.process({ url: 'http://b.test/2', text: edited.join('\n\n') });
+      const near = await pipeline.process({ url: 'http://b.test/2', text: edited.join('\n\n') });
       expect(near.kind === 'near' || near.kind === 'exact').toBe(true);
       expect(near).toMatchObject({ matchUrl: 'http://a.test/2' });
-      expect(pipeline.process({ url: 'http://a.test/empty', text: '' })).toEqual({ kind: 'skipped', reason: 'no-text' });
-      pipeline.recordSkip('http://a.test/robots', 'robots', 'disallowed');
+      expect(await pipeline.process({ url: 'http://a.test/empty', text: '' })).toEqual({ kind: 'skipped', reason: 'no-text' });
+      await pipeline.recordSkip('http://a.test/robots', 'robots', 'disallowed');
       expect(pipeline.counters).toMatchObject({
         processed: 6, stored: 2, exact: 1, near: near.kind === 'near' ? 1 : 0, skipped: 2, skippedBy: { 'no-text': 1, robots: 1 }, errors: 0,
       });
     } finally {
-      pipeline.close();
+      await pipeline.close();
     }
     expect(corpusLines().map((r) => r.url)).toEqual(['http://a.test/1', 'http://a.test/2']);
   });
 
-  it('writes complete corpus lines', () => {
-    const pipeline = open();
-    pipeline.process({ url: 'http://a.test/1', finalUrl: 'http://a.test/one', html: htmlOf(3), fetchedAt: Date.UTC(2024, 0, 2) });
-    pipeline.close();
+  it('writes complete corpus lines', async () => {
+    const pipeline = await open();
+    await pipeline.process({ url: 'http://a.test/1', finalUrl: 'http://a.test/one', html: htmlOf(3), fetchedAt: Date.UTC(2024, 0, 2) });
+    await pipeline.close();
     const [line] = corpusLines();
     expect(line).toMatchObject({
       url: 'http://a.test/1', finalUrl: 'http://a.test/one', title: `${articles[3]!.title} | The Daily Sample`, language: 'eng', fetchedAt: '2024-01-02T00:00:00.000Z',
@@ -126,80 +126,80 @@ describe('Pipeline', () => {
     expect(line!.text).toContain(articles[3]!.paragraphs[0]!);
   });
 
-  it('commitMany decides like commit, in order', () => {
+  it('commitMany decides like commit, in order', async () => {
     const pages: AnalyzedPage[] = [
       analyzePage({ url: 'http://a.test/1', html: htmlOf(4) }, config),
       analyzePage({ url: 'http://a.test/short', text: 'too short' }, config),
       analyzePage({ url: 'http://a.test/2', text: text(4) }, config),
       analyzePage({ url: 'http://a.test/3', text: text(5) }, config),
     ];
-    const pipeline = open();
-    const decisions = pipeline.commitMany(pages);
-    pipeline.close();
+    const pipeline = await open();
+    const decisions = await pipeline.commitMany(pages);
+    await pipeline.close();
     expect(decisions.map((d) => d.kind)).toEqual(['stored', 'skipped', 'exact', 'stored']);
     expect(corpusLines().map((r) => r.url)).toEqual(['http://a.test/1', 'http://a.test/3']);
   });
 
-  it('answers a URL seen before with its earlier decision, writing nothing new', () => {
-    const first = open();
-    const stored = first.process({ url: 'http://a.test/1', html: htmlOf(6) });
-    first.close();
-    const second = open();
-    expect(second.process({ url: 'http://a.test/1', html: htmlOf(6) })).toEqual({ ...stored, repeated: true });
-    second.close();
+  it('answers a URL seen before with its earlier decision, writing nothing new', async () => {
+    const first = await open();
+    const stored = await first.process({ url: 'http://a.test/1', html: htmlOf(6) });
+    await first.close();
+    const second = await open();
+    expect(await second.process({ url: 'http://a.test/1', html: htmlOf(6) })).toEqual({ ...stored, repeated: true });
+    await second.close();
     expect(corpusLines()).toHaveLength(1);
   });
 
-  it('writes the line of a stored page whose line was lost (crash between commit and append)', () => {
-    const first = open();
-    first.process({ url: 'http://a.test/1', html: htmlOf(7) });
-    const decision = first.process({ url: 'http://a.test/2', html: htmlOf(8) });
-    first.close();
+  it('writes the line of a stored page whose line was lost (crash between commit and append)', async () => {
+    const first = await open();
+    await first.process({ url: 'http://a.test/1', html: htmlOf(7) });
+    const decision = await first.process({ url: 'http://a.test/2', html: htmlOf(8) });
+    await first.close();
     // The crash: the second line torn half-way.
     const path = join(dir, corpusFileName);
     const whole = readFileSync(path, 'utf8');
     truncateSync(path, whole.indexOf('\n') + 1 + 30);
-    const second = open();
-    expect(second.process({ url: 'http://a.test/2', html: htmlOf(8) })).toEqual({ ...decision, repeated: true });
-    second.process({ url: 'http://a.test/1', html: htmlOf(7) });
-    second.close();
+    const second = await open();
+    expect(await second.process({ url: 'http://a.test/2', html: htmlOf(8) })).toEqual({ ...decision, repeated: true });
+    await second.process({ url: 'http://a.test/1', html: htmlOf(7) });
+    await second.close();
     expect(corpusLines().map((r) => r.url)).toEqual(['http://a.test/1', 'http://a.test/2']);
     // The line written again is the one lost: the database's record (its fetch time) with the page's text.
     expect(readFileSync(path, 'utf8')).toBe(whole);
   });
 
-  it('does not write a lost line again when the page has changed since it was judged', () => {
-    const first = open();
-    first.process({ url: 'http://a.test/1', html: htmlOf(7) });
-    first.close();
+  it('does not write a lost line again when the page has changed since it was judged', async () => {
+    const first = await open();
+    await first.process({ url: 'http://a.test/1', html: htmlOf(7) });
+    await first.close();
     truncateSync(join(dir, corpusFileName), 0);
-    const second = open();
-    expect(second.process({ url: 'http://a.test/1', html: htmlOf(8) })).toMatchObject({ kind: 'stored' });
-    second.close();
+    const second = await open();
+    expect(await second.process({ url: 'http://a.test/1', html: htmlOf(8) })).toMatchObject({ kind: 'stored' });
+    await second.close();
     expect(corpusLines()).toEqual([]);
   });
 
-  it('records the links of processed pages for in-link counts, short pages included', () => {
-    const pipeline = open();
-    pipeline.process({ url: 'http://a.test/', html: '<a href="/1">one</a> <a href="/2">two</a>' });
-    pipeline.process({ url: 'http://a.test/1', html: htmlOf(9, ['/2']) });
-    const counts = pipeline.index.inLinkCounts();
-    pipeline.close();
+  it('records the links of processed pages for in-link counts, short pages included', async () => {
+    const pipeline = await open();
+    await pipeline.process({ url: 'http://a.test/', html: '<a href="/1">one</a> <a href="/2">two</a>' });
+    await pipeline.process({ url: 'http://a.test/1', html: htmlOf(9, ['/2']) });
+    const counts = await pipeline.index.inLinkCounts();
+    await pipeline.close();
     expect(counts.get('http://a.test/2')).toBe(2);
     expect(counts.get('http://a.test/1')).toBe(1);
   });
 
-  it('refuses a bad data folder with a clear error', () => {
-    expect(() => Pipeline.open({ dataDir: '', config })).toThrow(ValidationError);
+  it('refuses a bad data folder with a clear error', async () => {
+    await expect(Pipeline.open({ dataDir: '', config })).rejects.toThrow(ValidationError);
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x');
-    expect(() => Pipeline.open({ dataDir: file, config })).toThrow(StorageError);
+    await expect(Pipeline.open({ dataDir: file, config })).rejects.toThrow(StorageError);
   });
 
-  it('refuses to work once closed', () => {
-    const pipeline = open();
-    pipeline.close();
-    pipeline.close();
-    expect(() => pipeline.process({ url: 'http://a.test/1', text: text(0) })).toThrow(StorageError);
+  it('refuses to work once closed', async () => {
+    const pipeline = await open();
+    await pipeline.close();
+    await pipeline.close();
+    await expect(pipeline.process({ url: 'http://a.test/1', text: text(0) })).rejects.toThrow(StorageError);
   });
 });

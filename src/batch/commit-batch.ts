@@ -83,25 +83,25 @@ function urlOfLine(line: JsonlLineEntry): string | null {
 }
 
 /** Commits one batch's entries in order: analysed pages in runs, the rest recorded as they come. */
-export function commitBatch(pipeline: Pipeline, tally: BatchTally, batch: Batch, results: readonly AnalyzeResult[]): void {
+export async function commitBatch(pipeline: Pipeline, tally: BatchTally, batch: Batch, results: readonly AnalyzeResult[]): Promise<void> {
   const { progress } = tally;
   let r = 0;
   let run: AnalyzedPage[] = [];
-  const flushRun = () => {
+  const flushRun = async () => {
     if (run.length === 0) return;
-    for (const d of pipeline.commitMany(run)) countDecision(progress, d);
+    for (const d of await pipeline.commitMany(run)) countDecision(progress, d);
     run = [];
   };
-  const recordSkip = (url: string, reason: SkipReason, detail: string) => {
+  const recordSkip = async (url: string, reason: SkipReason, detail: string) => {
     progress.documents += 1;
-    flushRun();
-    pipeline.recordSkip(url, reason, detail);
+    await flushRun();
+    await pipeline.recordSkip(url, reason, detail);
     progress.skipped += 1;
     bump(progress.skippedBy, reason);
   };
   for (const entry of batch.entries) {
     if (entry.kind === 'skip') {
-      recordSkip(entry.url, entry.reason, entry.detail);
+      await recordSkip(entry.url, entry.reason, entry.detail);
     } else if (entry.kind === 'ignored') {
       progress.ignored += 1;
       bump(progress.ignoredBy, entry.reason);
@@ -117,7 +117,7 @@ export function commitBatch(pipeline: Pipeline, tally: BatchTally, batch: Batch,
         const e = result.entry;
         if (e === null) continue;
         if (e.kind === 'problem') reportProblem(tally, { position: e.position, message: e.message });
-        else recordSkip(e.url, e.reason, e.detail);
+        else await recordSkip(e.url, e.reason, e.detail);
       } else {
         const url = entry.kind === 'page' ? entry.input.url : (result.url ?? urlOfLine(entry));
         if (url === null) {
@@ -125,10 +125,10 @@ export function commitBatch(pipeline: Pipeline, tally: BatchTally, batch: Batch,
           reportProblem(tally, { position: entry.position, message: `analysis failed: ${result.error}` });
           continue;
         }
-        recordSkip(url, 'parse-error', result.error);
+        await recordSkip(url, 'parse-error', result.error);
         reportProblem(tally, { position: entry.position, message: `analysis failed for \`${url}\`: ${result.error}` });
       }
     }
   }
-  flushRun();
+  await flushRun();
 }

@@ -44,6 +44,8 @@ export interface BatchSummary extends BatchProgress {
 export interface DedupEntriesOptions {
   /** Folder for neardup.db and corpus.jsonl (the same outputs as a crawl). */
   readonly dataDir: string;
+  /** A PostgreSQL index shared with other processes instead of dataDir's neardup.db. @default null */
+  readonly indexUrl?: string | null;
   readonly config: Config;
   /** Worker threads; 0 = one per core. @default config.dedup.workers */
   readonly workers?: number;
@@ -116,26 +118,33 @@ function openAnalyzer(options: DedupEntriesOptions): Analyzer {
 
 /**
  * The reorder buffer: analysed batches arrive in any order and are committed strictly by sequence
- * number, each as soon as every earlier one is. `commit` is called in order; `drain` returns the
- * batches it committed.
+ * number, each as soon as every earlier one is. `commit` is called in order, one at a time (the
+ * index may be a server: drains are chained, never interleaved); `drain` resolves with the batches
+ * it committed.
  */
-function reorderBuffer(commit: (batch: Batch, results: readonly AnalyzeResult[]) => void) {
+function reorderBuffer(commit: (batch: Batch, results: readonly AnalyzeResult[]) => Promise<void>) {
   const ready = new Map<number, { batch: Batch; results: readonly AnalyzeResult[] }>();
   let nextToCommit = 0;
+  let chain: Promise<unknown> = Promise.resolve();
+  const drainNow = async (): Promise<Batch[]> => {
+    const committed: Batch[] = [];
+    for (;;) {
+      const done = ready.get(nextToCommit);
+      if (done === undefined) return committed;
+      ready.delete(nextToCommit);
+      nextToCommit += 1;
+      await commit(done.batch, done.results);
+      committed.push(done.batch);
+    }
+  };
   return {
     add(batch: Batch, results: readonly AnalyzeResult[]): void {
       ready.set(batch.seq, { batch, results });
     },
-    drain(): Batch[] {
-      const committed: Batch[] = [];
-      for (;;) {
-        const done = ready.get(nextToCommit);
-        if (done === undefined) return committed;
-        ready.delete(nextToCommit);
-        nextToCommit += 1;
-        commit(done.batch, done.results);
-        committed.push(done.batch);
-      }
+    drain(): Promise<Batch[]> {
+      const next = chain.then(drainNow);
+      chain = next.catch(() => undefined);
+      return next;
     },
   };
 }
@@ -208,7 +217,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
   const tally: BatchTally = { progress: newProgress(), problems: [], maxProblemsKept: options.maxProblemsKept ?? 100, onProblem: options.onProblem };
   const { progress } = tally;
 
-  const pipeline = await Pipeline.open({ dataDir: options.dataDir, config });
+  const pipeline = await Pipeline.open({ dataDir: options.dataDir, config, indexUrl: options.indexUrl ?? null });
   let analyzer: Analyzer | null = null;
   try {
     analyzer = openAnalyzer(options);
@@ -221,8 +230,8 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
     const reorder = reorderBuffer((batch, results) => commitBatch(pipeline, tally, batch, results));
     let fatal: unknown = null;
 
-    const drain = () => {
-      for (const batch of reorder.drain()) limit.release(batch);
+    const drain = async () => {
+      for (const batch of await reorder.drain()) limit.release(batch);
       progress.elapsedMs = performance.now() - started;
       progress.docsPerSecond = progress.elapsedMs > 0 ? (progress.documents * 1000) / progress.elapsedMs : 0;
       options.onProgress?.(progress);
@@ -237,7 +246,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
         const results = await analyzeBatch(active, batch.pages.map((p) => (p.kind === 'page' ? p.input : p)));
         if (fatal !== null) return;
         reorder.add(batch, results);
-        drain();
+        await drain();
       } catch (error) {
         fatal ??= error;
       } finally {
@@ -256,7 +265,7 @@ export async function dedupEntries(entries: AsyncIterable<BatchEntry> | Iterable
     }
     await queue.onIdle();
     if (fatal !== null) throw fatal;
-    drain();
+    await drain();
     return { ...progress, workers: analyzer.workers, workerUtilization: analyzer.utilization?.() ?? null, problems: tally.problems, interrupted };
   } finally {
     try {

@@ -11,14 +11,16 @@ import { formatClustersCsv } from '../report/format-csv.js';
 import { formatClustersHtml } from '../report/format-html.js';
 import { formatClustersJson } from '../report/format-json.js';
 import { indexPathOf, loadClusterReport } from '../report/load-cluster-report.js';
+import { loadPgClusterReport } from '../report/load-pg-cluster-report.js';
 import { writeFileAtomic } from '../report/write-file-atomic.js';
-import { choiceFlag, intFlag } from './shared.js';
+import { choiceFlag, indexLabel, indexUrlFrom, intFlag } from './shared.js';
 
 const formats = ['json', 'csv', 'html'] as const;
 type Format = (typeof formats)[number];
 
 interface ClustersFlags {
   readonly data: string;
+  readonly index?: string;
   readonly format: Format;
   readonly out?: string;
   readonly maxHtmlClusters: number;
@@ -45,6 +47,7 @@ export function registerClusters(program: Command): void {
     .command('clusters')
     .description('duplicate URL clusters of a --data folder: the primary of each and why, host mirrors; JSON, CSV or HTML')
     .option('--data <dir>', 'folder holding neardup.db (made by crawl or dedup)', './data')
+    .option('--index <url>', 'build the report from a PostgreSQL index (postgres://user:password@host:port/db) instead of --data; also NEARDUP_INDEX_URL or config index.url')
     .option('--format <format>', `report format: ${formats.join('|')}`, choiceFlag('format', formats), 'json')
     .option('--out <file>', 'write the report to this file (atomically; its folder must exist) instead of standard output')
     .option('--max-html-clusters <n>', 'clusters listed in the HTML page, largest first (JSON and CSV list all)', intFlag('max-html-clusters', 1, 10_000_000), 1000)
@@ -59,10 +62,11 @@ export function registerClusters(program: Command): void {
           throw new ValidationError(`Refusing to write the report over the index \`${flags.out}\``);
         }
       }
-      const report = loadClusterReport(flags.data, config);
+      const indexUrl = indexUrlFrom(flags.index, config);
+      const report = indexUrl === null ? loadClusterReport(flags.data, config) : await loadPgClusterReport(indexUrl, config);
       const text = flags.format === 'json' ? formatClustersJson(report)
         : flags.format === 'csv' ? formatClustersCsv(report)
-        : formatClustersHtml(report, { source: flags.data, generatedAt: new Date(), maxClusters: flags.maxHtmlClusters });
+        : formatClustersHtml(report, { source: indexUrl === null ? flags.data : indexLabel(indexUrl), generatedAt: new Date(), maxClusters: flags.maxHtmlClusters });
       if (flags.out === undefined) {
         await writeStdout(text);
       } else {

@@ -9,11 +9,12 @@ import type { PartialConfig } from '../config.js';
 import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
-import { abortOnSigint, choiceFlag, intFlag, statusLine, verifyOption } from './shared.js';
+import { abortOnSigint, choiceFlag, indexLabel, indexUrlFrom, intFlag, statusLine, verifyOption } from './shared.js';
 
 interface CrawlFlags {
   readonly verify?: 'on' | 'off';
   readonly data: string;
+  readonly index?: string;
   readonly maxPages?: number;
   readonly maxDepth?: number;
   readonly concurrency?: number;
@@ -43,7 +44,7 @@ export function crawlProgressLine(p: CrawlProgress): string {
 }
 
 /** The closing summary, for people. */
-export function crawlSummaryText(s: CrawlSummary): string {
+export function crawlSummaryText(s: CrawlSummary, indexUrl: string | null = null): string {
   const ended = s.stopReason === 'finished'
     ? 'finished'
     : s.stopReason === 'max-pages'
@@ -62,7 +63,8 @@ export function crawlSummaryText(s: CrawlSummary): string {
   if (s.linksDropped > 0) {
     lines.push(`  links dropped: ${s.linksDropped} (over --max-links-per-page on their page, or past --queue-multiple × the pages left)`);
   }
-  lines.push(`  outputs: ${join(s.dataDir, databaseFileName)}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
+  const index = indexUrl === null ? join(s.dataDir, databaseFileName) : indexLabel(indexUrl);
+  lines.push(`  outputs: ${index}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -74,6 +76,7 @@ export function registerCrawl(program: Command): void {
     .description('crawl from seed URLs, skip exact and near-duplicate pages (and the links on them), store the rest')
     .argument('<url...>', 'seed URLs (http or https); their hosts make the crawl scope')
     .option('--data <dir>', 'folder for neardup.db, corpus.jsonl and the crawl queue (crawlee/); the same folder resumes a crawl', './data')
+    .option('--index <url>', 'a PostgreSQL index shared by many processes and machines (postgres://user:password@host:port/db) instead of neardup.db in --data (the corpus stays in --data); also NEARDUP_INDEX_URL or config index.url')
     .option('--max-pages <n>', `pages to fetch in all, earlier runs on --data included (default: ${d.maxPages})`, intFlag('max-pages', 1, 100_000_000))
     .option('--max-depth <n>', `links to follow from a seed, at most (default: ${d.maxDepth})`, intFlag('max-depth', 0, 10_000))
     .option('--concurrency <n>', `requests in flight (default: ${d.concurrency})`, intFlag('concurrency', 1, 1000))
@@ -112,6 +115,7 @@ export function registerCrawl(program: Command): void {
         ...(flags.verify === undefined ? {} : { verify: { enabled: flags.verify === 'on' } }),
       };
       const config = loadConfig({ file: root.opts<{ config?: string }>().config, overrides });
+      const indexUrl = indexUrlFrom(flags.index, config);
 
       const tty = flags.progress && process.stderr.isTTY === true;
       const status = statusLine();
@@ -124,6 +128,7 @@ export function registerCrawl(program: Command): void {
         summary = await crawl({
           seeds,
           dataDir: flags.data,
+          indexUrl,
           config,
           signal: interrupt.signal,
           ...(tty ? { onProgress, progressIntervalMs: 250 } : {}),
@@ -133,6 +138,6 @@ export function registerCrawl(program: Command): void {
         status.clear();
       }
       if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-      else process.stdout.write(crawlSummaryText(summary));
+      else process.stdout.write(crawlSummaryText(summary, indexUrl));
     });
 }

@@ -8,11 +8,12 @@ import { loadConfig } from '../config.js';
 import { dedupBatch, type BatchProgress, type BatchSummary } from '../batch/dedup-batch.js';
 import type { BatchProblem } from '../input/batch-entry.js';
 import { inputKindHelp } from '../input/input-kind.js';
-import { abortOnSigint, intFlag, statusLine, verifyOption } from './shared.js';
+import { abortOnSigint, indexLabel, indexUrlFrom, intFlag, statusLine, verifyOption } from './shared.js';
 
 interface DedupFlags {
   readonly verify?: 'on' | 'off';
   readonly data: string;
+  readonly index?: string;
   readonly workers?: number;
   readonly distance?: number;
   readonly maxInFlight?: number;
@@ -29,7 +30,7 @@ function progressLine(p: Readonly<BatchProgress>): string {
     + `(exact ${p.exact}, near ${p.near}, similar ${p.similar})  skipped ${p.skipped}  errors ${p.errors}`;
 }
 
-function summaryText(s: BatchSummary, dataDir: string): string {
+function summaryText(s: BatchSummary, dataDir: string, indexUrl: string | null): string {
   const reasons = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k} ${v}`).join(', ');
   const lines = [
     `dedup: ${s.documents} document${s.documents === 1 ? '' : 's'} in ${(s.elapsedMs / 1000).toFixed(1)} s (${Math.round(s.docsPerSecond)} docs/s, `
@@ -38,7 +39,8 @@ function summaryText(s: BatchSummary, dataDir: string): string {
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}, errors ${s.errors}`,
   ];
   if (s.ignored > 0) lines.push(`  ignored records: ${s.ignored} (${reasons(s.ignoredBy)})`);
-  lines.push(`  outputs: ${join(dataDir, 'neardup.db')}, ${join(dataDir, 'corpus.jsonl')}`);
+  const index = indexUrl === null ? join(dataDir, 'neardup.db') : indexLabel(indexUrl);
+  lines.push(`  outputs: ${index}, ${join(dataDir, 'corpus.jsonl')}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -48,6 +50,7 @@ export function registerDedup(program: Command): void {
     .description(`batch dedup of existing files: ${inputKindHelp}; JSONL lines are {url,text} or {url,html}`)
     .argument('<input...>', 'files and folders to read, in this order (folders recursively, sorted by name)')
     .option('--data <dir>', 'folder for neardup.db and corpus.jsonl', './data')
+    .option('--index <url>', 'a PostgreSQL index shared by many processes and machines (postgres://user:password@host:port/db) instead of neardup.db in --data (the corpus stays in --data); also NEARDUP_INDEX_URL or config index.url')
     .option('--workers <n>', 'worker threads for extraction and fingerprinting, 0 = one per core (default: config dedup.workers, 0)', intFlag('workers', 0, 256))
     .option('--max-in-flight <n>', 'documents read but not yet committed, at most (default: config dedup.maxInFlight, 512)', intFlag('max-in-flight', 1, 1_000_000))
     .option('--distance <k>', 'near-duplicate threshold k (default: config fingerprint.distance, 3)', intFlag('distance', 0, 31))
@@ -67,6 +70,7 @@ export function registerDedup(program: Command): void {
           },
         },
       });
+      const indexUrl = indexUrlFrom(flags.index, config);
 
       const tty = flags.progress && process.stderr.isTTY === true;
       let lastDraw = 0;
@@ -95,6 +99,7 @@ export function registerDedup(program: Command): void {
         summary = await dedupBatch({
           inputs,
           dataDir: flags.data,
+          indexUrl,
           config,
           onProblem,
           ...(tty ? { onProgress } : {}),
@@ -108,7 +113,7 @@ export function registerDedup(program: Command): void {
       if (flags.json === true) {
         process.stdout.write(`${JSON.stringify({ ...summary, dataDir: flags.data }, null, 2)}\n`);
       } else {
-        process.stdout.write(summaryText(summary, flags.data));
+        process.stdout.write(summaryText(summary, flags.data, indexUrl));
       }
       if (summary.interrupted) process.exitCode = 130;
     });

@@ -3,6 +3,7 @@
  * turns errors into a one-line message and an exit code.
  */
 import { InvalidArgumentError, Option } from 'commander';
+import type { Config } from '../config.js';
 import { NeardupError, describeValue } from '../errors.js';
 
 /** A commander argParser for an integer flag within [min, max]. */
@@ -77,4 +78,19 @@ export function abortOnSigint(message: string, before: () => void): { signal: Ab
   };
   process.on('SIGINT', onSigint);
   return { signal: controller.signal, dispose: () => process.removeListener('SIGINT', onSigint) };
+}
+
+/**
+ * The PostgreSQL index a command uses: `--index`, else the config's `index.url` (file or
+ * NEARDUP_INDEX_URL); null for the SQLite index under --data. The index checks the URL when it opens
+ * (a ValidationError, one line, without the password).
+ */
+export function indexUrlFrom(flag: string | undefined, config: Pick<Config, 'index'>): string | null {
+  const url = flag ?? config.index.url;
+  return url === '' ? null : url;
+}
+
+/** An index URL as printed in summaries and reports: without its password. */
+export function indexLabel(url: string): string {
+  return url.replace(/(\/\/[^:/@]*):[^@]*@/, '$1@');
 }

@@ -89,6 +89,8 @@ export interface CrawlOptions {
   readonly seeds: readonly string[];
   /** Folder of the database, the corpus and the request queue; created if missing. @default './data' */
   readonly dataDir?: string;
+  /** A PostgreSQL index shared with other crawler processes instead of dataDir's neardup.db. @default null */
+  readonly indexUrl?: string | null;
   readonly config: Config;
   /** Aborting stops fetching new pages; pages in flight finish, the queue keeps the rest. */
   readonly signal?: AbortSignal;
@@ -379,7 +381,7 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
   const queueDir = join(crawleeDir, 'request_queues', 'default');
   const before = scanPersistedQueue(queueDir, { releaseLocks: true });
   const journal = new FrontierJournal(join(crawleeDir, frontierJournalName));
-  const dedup = await openDedupStage({ dataDir, config, worker: options.dedupWorker ?? availableParallelism() > 1 });
+  const dedup = await openDedupStage({ dataDir, config, indexUrl: options.indexUrl ?? null, worker: options.dedupWorker ?? availableParallelism() > 1 });
   const run: CrawlRun = { fetched: 0, errors: 0, fatal: null, stopReason: 'finished', crawler: null };
   const started = Date.now();
   const progress = (): CrawlProgress => {

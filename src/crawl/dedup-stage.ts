@@ -35,6 +35,8 @@ export interface DedupStage {
 export interface DedupStageOptions {
   readonly dataDir: string;
   readonly config: Config;
+  /** A PostgreSQL index shared with other processes instead of dataDir's neardup.db. @default null */
+  readonly indexUrl?: string | null;
   /** Run in a worker thread. @default true */
   readonly worker?: boolean;
 }
@@ -74,11 +76,11 @@ class LocalDedupStage implements DedupStage {
   }
 
   async recordSkip(url: string, reason: SkipReason, detail: string): Promise<void> {
-    this.pipeline.recordSkip(url, reason, detail);
+    await this.pipeline.recordSkip(url, reason, detail);
   }
 
   async close(): Promise<void> {
-    this.pipeline.close();
+    await this.pipeline.close();
   }
 }
 
@@ -113,7 +115,7 @@ class WorkerDedupStage implements DedupStage {
 
   /** Starts the worker and waits until it has opened the pipeline (or failed to). */
   static start(options: DedupStageOptions): Promise<WorkerDedupStage> {
-    const worker = new Worker(workerUrl(), { workerData: { dataDir: options.dataDir, config: options.config } });
+    const worker = new Worker(workerUrl(), { workerData: { dataDir: options.dataDir, config: options.config, indexUrl: options.indexUrl ?? null } });
     return new Promise((resolve, reject) => {
       const onMessage = (reply: DedupReply) => {
         if (!('op' in reply)) return;
@@ -194,6 +196,8 @@ class WorkerDedupStage implements DedupStage {
  * Fails as Pipeline.open does (bad folder, database made with other parameters, ...).
  */
 export async function openDedupStage(options: DedupStageOptions): Promise<DedupStage> {
-  if (options.worker === false) return new LocalDedupStage(Pipeline.open({ dataDir: options.dataDir, config: options.config }));
+  if (options.worker === false) {
+    return new LocalDedupStage(await Pipeline.open({ dataDir: options.dataDir, config: options.config, indexUrl: options.indexUrl ?? null }));
+  }
   return WorkerDedupStage.start(options);
 }

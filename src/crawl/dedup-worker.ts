@@ -1,7 +1,7 @@
 /**
  * Worker thread body of the crawl's deduplication stage (dedup-stage.ts): opens the Pipeline of
- * the data folder, then answers commits and skips in the order they arrive, each after its writes
- * committed.
+ * the data folder, then answers commits and skips in the order they arrive (one at a time), each
+ * after its writes committed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.js';
@@ -11,33 +11,39 @@ import type { DedupReply, DedupRequest } from './dedup-stage.js';
 
 const port = parentPort;
 if (port === null) throw new Error('dedup-worker must run in a worker thread');
-const { dataDir, config } = workerData as { dataDir: string; config: Config };
+const { dataDir, config, indexUrl } = workerData as { dataDir: string; config: Config; indexUrl: string | null };
 const send = (reply: DedupReply) => port.postMessage(reply);
 
 let pipeline: Pipeline | null = null;
 try {
-  pipeline = Pipeline.open({ dataDir, config });
+  pipeline = await Pipeline.open({ dataDir, config, indexUrl });
   send({ op: 'ready', counters: pipeline.counters });
 } catch (error) {
   send({ op: 'open-failed', error: serializeError(error) });
 }
 
+/** Answers one request. */
+async function answer(open: Pipeline, request: DedupRequest): Promise<void> {
+  try {
+    if (request.op === 'commit') {
+      send({ id: request.id, ok: true, result: await open.commitExtracted(request.input, request.page), counters: open.counters });
+    } else if (request.op === 'skip') {
+      await open.recordSkip(request.url, request.reason, request.detail);
+      send({ id: request.id, ok: true, result: null, counters: open.counters });
+    } else {
+      await open.close();
+      send({ id: request.id, ok: true, result: null, counters: open.counters });
+      port!.close();
+    }
+  } catch (error) {
+    send({ id: request.id, ok: false, error: serializeError(error), counters: open.counters });
+  }
+}
+
 if (pipeline !== null) {
   const open = pipeline;
+  let queue: Promise<void> = Promise.resolve();
   port.on('message', (request: DedupRequest) => {
-    try {
-      if (request.op === 'commit') {
-        send({ id: request.id, ok: true, result: open.commitExtracted(request.input, request.page), counters: open.counters });
-      } else if (request.op === 'skip') {
-        open.recordSkip(request.url, request.reason, request.detail);
-        send({ id: request.id, ok: true, result: null, counters: open.counters });
-      } else {
-        open.close();
-        send({ id: request.id, ok: true, result: null, counters: open.counters });
-        port.close();
-      }
-    } catch (error) {
-      send({ id: request.id, ok: false, error: serializeError(error), counters: open.counters });
-    }
+    queue = queue.then(() => answer(open, request));
   });
 }

@@ -9,3 +9,8 @@ export const databaseFileName = 'neardup.db';
 export const corpusFileName = 'corpus.jsonl';
 /** crawlee's persisted request queue, so that an interrupted crawl resumes. */
 export const crawleeFolderName = 'crawlee';
+/**
+ * With a PostgreSQL index: this folder's writer id (a random UUID made on first use). The index records,
+ * with each document, the writer that stored it, and only that writer's corpus gets its line.
+ */
+export const writerIdFileName = 'writer-id';

@@ -67,10 +67,14 @@ export async function runInProcess(register: RegisterCommand, args: readonly str
   return { code, stdout, stderr };
 }
 
-/** The real CLI (bin/neardup.js) in a child process, with no NEARDUP_CONFIG from the environment. */
-export function spawnNeardup(args: readonly string[], options: { readonly cwd?: string } = {}): Promise<CliRun> {
+/** The real CLI (bin/neardup.js) in a child process, with no NEARDUP_CONFIG from the environment (`env` added). */
+export function spawnNeardup(
+  args: readonly string[],
+  options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> } = {},
+): Promise<CliRun> {
   return new Promise((done) => {
-    execFile(process.execPath, [neardupBin, ...args], { cwd: options.cwd, maxBuffer: 64 << 20, env: { ...process.env, NEARDUP_CONFIG: '' } }, (error, stdout, stderr) => {
+    const env = { ...process.env, NEARDUP_CONFIG: '', ...options.env };
+    execFile(process.execPath, [neardupBin, ...args], { cwd: options.cwd, maxBuffer: 64 << 20, env }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
       done({ code, stdout, stderr });
     });

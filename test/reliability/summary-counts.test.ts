@@ -15,25 +15,25 @@ afterEach(() => {
 });
 
 describe('pipeline counters', () => {
-  it('count each URL once, however often it is committed', () => {
+  it('count each URL once, however often it is committed', async () => {
     const { dataDir, remove } = freshDataDir('counts');
     cleanups.push(remove);
     const config = crawlConfig();
-    const pipeline = Pipeline.open({ dataDir, config });
+    const pipeline = await Pipeline.open({ dataDir, config });
     try {
       const original = wordsPage(700);
       for (let round = 0; round < 3; round++) {
-        pipeline.process({ url: 'http://a.test/stored', html: original });
-        pipeline.process({ url: 'http://a.test/copy', html: original });
-        pipeline.process({ url: 'http://a.test/short', html: '<title>x</title><p>two words</p>' });
+        await pipeline.process({ url: 'http://a.test/stored', html: original });
+        await pipeline.process({ url: 'http://a.test/copy', html: original });
+        await pipeline.process({ url: 'http://a.test/short', html: '<title>x</title><p>two words</p>' });
       }
-      pipeline.recordSkip('http://a.test/gone', 'http-error', 'HTTP 404');
-      pipeline.recordSkip('http://a.test/gone', 'http-error', 'HTTP 404');
+      await pipeline.recordSkip('http://a.test/gone', 'http-error', 'HTTP 404');
+      await pipeline.recordSkip('http://a.test/gone', 'http-error', 'HTTP 404');
       // `processed` counts every page handed over; the others count what was added.
       expect(pipeline.counters).toMatchObject({ stored: 1, exact: 1, near: 0, skipped: 2, processed: 11 });
       expect(pipeline.counters.skippedBy).toEqual({ 'too-short': 1, 'http-error': 1 });
     } finally {
-      pipeline.close();
+      await pipeline.close();
     }
     const results = readCrawlResults(dataDir, config);
     expect(results.stored.size).toBe(1);

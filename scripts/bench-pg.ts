@@ -1,0 +1,255 @@
+/**
+ * Benchmark of the PostgreSQL index (src/fingerprint-index/postgres/) against the SQLite one, in the same run.
+ *
+ *   npm run bench:pg -- [--n 10000000] [--processes 8] [--ops 20000] [--batch 100] [--durable]
+ *
+ * 1. starts a throwaway PostgreSQL cluster (test/helpers/postgres-server.ts; fsync off unless --durable),
+ *    creates the index and loads N random fingerprints with COPY;
+ * 2. one process opens the index alone (open_s: connect, schema check, COPY of the stored rows, table build);
+ * 3. `--processes` processes open it, then run `--ops` check-and-inserts each at once, in transactions
+ *    of `--batch` (half within distance 1–3 of a loaded fingerprint, half new); checkinsert_per_s is
+ *    all their documents over the wall time from the common start to the last one's end;
+ * 4. the same work in one process on a SQLite index holding the same N fingerprints (loaded beforehand
+ *    in a child process, not timed): sqlite_single_per_s.
+ * Last line:
+ *   pg: n=<N> processes=<P> checkinsert_per_s=<aggregate> open_s=<one process> sqlite_single_per_s=<..>
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { fingerprintToBigInt } from '../src/fingerprint/fingerprint-codec.js';
+import { blockLayout, blockValue } from '../src/fingerprint-index/block-layout.js';
+import { FingerprintIndex } from '../src/fingerprint-index/fingerprint-index.js';
+import { PgFingerprintIndex } from '../src/fingerprint-index/postgres/pg-fingerprint-index.js';
+import type { FingerprintParams, IndexCandidate } from '../src/types.js';
+import { PostgresServer } from '../test/helpers/postgres-server.js';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '10000000' },
+    processes: { type: 'string', default: '8' },
+    ops: { type: 'string', default: '20000' },
+    batch: { type: 'string', default: '100' },
+    durable: { type: 'boolean', default: false },
+    // Child roles (internal).
+    role: { type: 'string' },
+    url: { type: 'string' },
+    worker: { type: 'string', default: '0' },
+    go: { type: 'string' },
+    db: { type: 'string' },
+  },
+});
+
+function intArg(name: 'n' | 'processes' | 'ops' | 'batch' | 'worker', min: number): number {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`bench-pg: expected --${name} to be an integer ≥ ${min}, got ${String(values[name])}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const N = intArg('n', 1);
+const PROCESSES = intArg('processes', 1);
+const OPS = intArg('ops', 0);
+const BATCH = intArg('batch', 1);
+const params: FingerprintParams = { distance: 3, shingleSize: 3, hash: 'rabin', weighting: 'unit', normalizerVersion: 1 };
+const SELF = fileURLToPath(import.meta.url);
+
+// ------------------------------------------------------------------ deterministic fingerprints
+
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** 32 random-looking bits for (stream, i, lane): loaded fingerprints are stream 1, worker w's queries 2 + w. */
+function rand32(stream: number, i: number, lane: number): number {
+  return fmix32((Math.imul(i, 0x9e3779b1) ^ fmix32(stream * 4 + lane + 0x5bd1e995)) >>> 0);
+}
+
+/** Query i of worker w: even i within 1–3 bits of a loaded fingerprint, odd i fresh. */
+function query(worker: number, i: number): IndexCandidate {
+  const stream = 2 + worker;
+  const url = `https://w${worker}.example/${i}`;
+  if (i % 2 === 1) return { url, fingerprint: { hi: rand32(stream, i, 0), lo: rand32(stream, i, 1) }, textHash: `q${worker}:${i}` };
+  const base = rand32(stream, i, 2) % N;
+  let hi = rand32(1, base, 0);
+  let lo = rand32(1, base, 1);
+  const flips = 1 + (rand32(stream, i, 3) % 3);
+  const used = new Set<number>();
+  for (let f = 0; used.size < flips; f++) {
+    const bit = rand32(stream, i, 4 + f) % 64;
+    if (used.has(bit)) continue;
+    used.add(bit);
+    if (bit < 32) hi = (hi ^ (1 << bit)) >>> 0;
+    else lo = (lo ^ (1 << (bit - 32))) >>> 0;
+  }
+  return { url, fingerprint: { hi, lo }, textHash: `q${worker}:${i}` };
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+// ------------------------------------------------------------------ child roles
+
+/** PostgreSQL writer: open (timed), `ready <open_s>`, wait for the go file, run OPS, `done`. */
+async function writer(): Promise<void> {
+  const worker = intArg('worker', 0);
+  const index = await PgFingerprintIndex.open(values.url!, { params, batchSize: BATCH });
+  log(`ready ${index.openSeconds.toFixed(2)} ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)}`);
+  if (OPS > 0) {
+    while (!existsSync(values.go!)) await new Promise((resolve) => setTimeout(resolve, 2));
+    for (let at = 0; at < OPS; at += BATCH) {
+      const docs = Array.from({ length: Math.min(BATCH, OPS - at) }, (_, j) => query(worker, at + j));
+      await index.checkAndInsertMany(docs);
+    }
+  }
+  await index.close();
+  log('done');
+}
+
+/** SQLite load (not timed by the parent's figure): N fingerprints, 10,000 per transaction. */
+function sqliteLoad(): void {
+  const index = FingerprintIndex.open(values.db!, { params });
+  for (let at = 0; at < N; at += 10_000) {
+    const docs: IndexCandidate[] = [];
+    for (let i = at; i < Math.min(N, at + 10_000); i++) {
+      docs.push({ url: `https://load.example/${i}`, fingerprint: { hi: rand32(1, i, 0), lo: rand32(1, i, 1) }, textHash: `l${i}` });
+    }
+    index.checkAndInsertMany(docs);
+  }
+  index.close();
+  log('done');
+}
+
+// ------------------------------------------------------------------ parent
+
+function runChild(args: string[], onLine: (line: string) => void = () => undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', SELF, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let buffer = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
+        onLine(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + 1);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bench-pg child ${args.join(' ')} exited ${code}`))));
+  });
+}
+
+const common = ['--n', String(N), '--batch', String(BATCH)];
+
+/** Loads N fingerprints into the PostgreSQL index with one COPY. */
+async function loadPostgres(url: string): Promise<void> {
+  await (await PgFingerprintIndex.open(url, { params })).close();
+  const layout = blockLayout(params.distance);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = function* (): Generator<string> {
+      let chunk = '';
+      for (let i = 0; i < N; i++) {
+        const hi = rand32(1, i, 0);
+        const lo = rand32(1, i, 1);
+        const blocks = layout.starts.map((s, b) => blockValue(hi, lo, s, layout.widths[b]!)).join('\t');
+        chunk += `${i + 1}\tstored\thttps://load.example/${i}\t${fingerprintToBigInt({ hi, lo })}\t${blocks}\tl${i}\n`;
+        if (chunk.length > 1 << 16) {
+          yield chunk;
+          chunk = '';
+        }
+      }
+      if (chunk !== '') yield chunk;
+    };
+    const columns = ['id', 'kind', 'url', 'fingerprint', ...layout.starts.map((_, b) => `b${b}`), 'text_hash'];
+    await pipeline(Readable.from(rows()), client.query(copyFrom(`COPY neardup_documents (${columns.join(', ')}) FROM STDIN`)));
+    await client.query(`SELECT setval('neardup_documents_id_seq', $1)`, [N]);
+    await client.query('VACUUM ANALYZE neardup_documents');
+  } finally {
+    await client.end();
+  }
+}
+
+/** SQLite: the same queries as all writers, one process, transactions of BATCH. */
+function sqliteSingle(dbPath: string): number {
+  const index = FingerprintIndex.open(dbPath, { params });
+  index.check({ hi: 1, lo: 2 }, 'warm-up'); // builds the in-memory table (not timed, like the writers' open)
+  const started = performance.now();
+  for (let worker = 0; worker < PROCESSES; worker++) {
+    for (let at = 0; at < OPS; at += BATCH) {
+      index.checkAndInsertMany(Array.from({ length: Math.min(BATCH, OPS - at) }, (_, j) => query(worker, at + j)));
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  index.close();
+  return (PROCESSES * OPS) / seconds;
+}
+
+async function main(): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'neardup-bench-pg-'));
+  const server = await PostgresServer.start({ fast: !values.durable, settings: { shared_buffers: '1GB', max_wal_size: '4GB' } });
+  try {
+    const url = await server.createDatabase('bench');
+    let t = performance.now();
+    await loadPostgres(url);
+    log(`loaded ${N} fingerprints into PostgreSQL in ${((performance.now() - t) / 1000).toFixed(1)} s (COPY, indexes, ANALYZE)`);
+
+    let openSeconds = 0;
+    await runChild(['--role', 'writer', '--url', url, ...common, '--ops', '0'], (line) => {
+      if (line.startsWith('ready ')) {
+        openSeconds = Number(line.split(' ')[1]);
+        log(`one process opened the index in ${openSeconds} s (rss ${line.split(' ')[2]} MB)`);
+      }
+    });
+
+    const goFile = join(folder, 'go');
+    let ready = 0;
+    let goAt = 0;
+    const opens: number[] = [];
+    const writers = Array.from({ length: PROCESSES }, (_, w) =>
+      runChild(['--role', 'writer', '--url', url, ...common, '--ops', String(OPS), '--worker', String(w), '--go', goFile], (line) => {
+        if (!line.startsWith('ready ')) return;
+        opens.push(Number(line.split(' ')[1]));
+        if (++ready === PROCESSES) {
+          goAt = performance.now();
+          writeFileSync(goFile, 'go');
+        }
+      }),
+    );
+    await Promise.all(writers);
+    const pgRate = (PROCESSES * OPS) / ((performance.now() - goAt) / 1000);
+    log(`${PROCESSES} processes opened at once in ${Math.min(...opens)}–${Math.max(...opens)} s; ${PROCESSES * OPS} check-and-inserts at ${pgRate.toFixed(0)}/s`);
+
+    const dbPath = join(folder, 'sqlite.db');
+    t = performance.now();
+    await runChild(['--role', 'sqlite-load', '--db', dbPath, ...common]);
+    log(`loaded ${N} fingerprints into SQLite in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const sqliteRate = sqliteSingle(dbPath);
+    log(
+      `pg: n=${N} processes=${PROCESSES} checkinsert_per_s=${pgRate.toFixed(0)} open_s=${openSeconds.toFixed(2)} ` +
+        `sqlite_single_per_s=${sqliteRate.toFixed(0)}`,
+    );
+  } finally {
+    server.remove();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (values.role === 'writer') await writer();
+else if (values.role === 'sqlite-load') sqliteLoad();
+else await main();

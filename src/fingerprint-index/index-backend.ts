@@ -1,0 +1,33 @@
+/**
+ * The one interface the pipeline uses for an index, whichever holds it: SQLite under --data (one
+ * machine) or PostgreSQL (--index postgres://..., many machines). Async, since a server is behind one.
+ */
+import type {
+  Decision, Fingerprint, FingerprintParams, IndexCandidate, SkipReason, StoredDocument,
+} from '../types.js';
+import type { IndexStats, Match } from './fingerprint-index.js';
+
+export interface IndexBackend {
+  /** The fingerprint parameters the index was made with. */
+  readonly params: FingerprintParams;
+  /** Where the index is, for messages (a path, or a URL without its password). */
+  readonly label: string;
+  check(fingerprint: Fingerprint | null, textHash: string): Promise<Match | null>;
+  checkAndInsert(doc: IndexCandidate): Promise<Decision>;
+  checkAndInsertMany(docs: readonly IndexCandidate[]): Promise<Decision[]>;
+  /** Records a skipped URL; false when the URL was judged or skipped before (nothing written). */
+  recordSkip(url: string, reason: SkipReason, detail?: string | null): Promise<boolean>;
+  recordLinks(fromUrl: string, toUrls: readonly string[]): Promise<void>;
+  get(id: number): Promise<StoredDocument | undefined>;
+  /** URL → number of distinct other pages linking to it. */
+  inLinkCounts(): Promise<Map<string, number>>;
+  stats(): Promise<IndexStats>;
+  /**
+   * Runs `body` with the stored documents among `ids` whose corpus lines belong to this process's
+   * corpus, while no other writer of that corpus appends. SQLite: every stored document (one corpus
+   * per data folder, shared by its processes), under the database's write lock. PostgreSQL: the ones
+   * this writer stored (one corpus per writer's data folder; no lock needed).
+   */
+  corpusTransaction<T>(ids: readonly number[], body: (docs: ReadonlyMap<number, StoredDocument>) => T): Promise<T>;
+  close(): Promise<void>;
+}

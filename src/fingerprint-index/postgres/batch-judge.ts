@@ -1,0 +1,120 @@
+/**
+ * The decisions of one check-and-insert transaction, made in memory once its locks are held and the
+ * in-memory table has caught up: the same rules, in the same order, as the SQLite index (#judge there):
+ * a URL already recorded gets its earlier decision; a null fingerprint is skipped 'no-text'; else the
+ * document is stored unless a stored one lies within k: an exact duplicate (distance 0, same text hash)
+ * first, else the nearest (ties: the lowest id). Documents earlier in the batch count as stored ones.
+ *
+ * No query is needed to decide: whether a document is stored, and which stored document it matches,
+ * depend on fingerprints only. Two stored documents are never within k of each other, so at most one
+ * lies at distance 0 from a document: when there is one it is both the exact candidate and the
+ * nearest, and the text hash only decides the kind (exact or near). For a match in the database that
+ * comparison, and the matched URL, are left to the insert statement (`checkExact`, pg-insert-sql.ts).
+ */
+import { popcount32 } from '../../fingerprint/fingerprint-codec.js';
+import type { Decision, IndexCandidate } from '../../types.js';
+import type { MemoryFingerprints, NearMatch } from './memory-fingerprints.js';
+
+/** A row to insert into neardup_documents. */
+export interface PlannedRow {
+  readonly id: number;
+  kind: 'stored' | 'exact' | 'near';
+  readonly doc: IndexCandidate;
+  readonly hi: number;
+  readonly lo: number;
+  distance: number | null;
+  matchId: number | null;
+  /** The match is a database row at distance 0: the insert makes the kind 'exact' when its text hash is equal. */
+  checkExact: boolean;
+  /** The matched URL when the match is in this batch (else read back by the insert). */
+  matchUrl: string | null;
+}
+
+/** What the insert statement says of a rejected row whose match is in the database. */
+export interface InsertedRow {
+  readonly kind: 'exact' | 'near';
+  readonly matchUrl: string;
+}
+
+export class BatchJudge {
+  /** Rows to insert, in batch order. */
+  readonly rows: PlannedRow[] = [];
+  /** URLs to record as skipped 'no-text'. */
+  readonly skips: string[] = [];
+  /** The rows this batch stores (added to memory once committed). */
+  readonly stored: PlannedRow[] = [];
+  readonly #decisions: Array<Decision | PlannedRow> = [];
+
+  /**
+   * `prior`: decisions recorded before this transaction, by URL. `ids`: ids allocated for this
+   * transaction, ascending, at least one per document with a fingerprint.
+   */
+  constructor(docs: readonly IndexCandidate[], prior: ReadonlyMap<string, Decision>, ids: readonly number[], memory: MemoryFingerprints) {
+    const firstByUrl = new Map<string, number>();
+    let nextId = 0;
+    for (const doc of docs) {
+      const earlier = prior.get(doc.url) ?? this.#decisions[firstByUrl.get(doc.url) ?? -1];
+      if (earlier !== undefined) {
+        this.#decisions.push(earlier);
+        continue;
+      }
+      firstByUrl.set(doc.url, this.#decisions.length);
+      if (doc.fingerprint === null) {
+        this.skips.push(doc.url);
+        this.#decisions.push({ kind: 'skipped', reason: 'no-text' });
+        continue;
+      }
+      const row = this.#judge(doc, ids[nextId++]!, memory);
+      this.rows.push(row);
+      this.#decisions.push(row);
+      if (row.kind === 'stored') this.stored.push(row);
+    }
+  }
+
+  #judge(doc: IndexCandidate, id: number, memory: MemoryFingerprints): PlannedRow {
+    const hi = doc.fingerprint!.hi >>> 0;
+    const lo = doc.fingerprint!.lo >>> 0;
+    const row: PlannedRow = { id, kind: 'stored', doc, hi, lo, distance: null, matchId: null, checkExact: false, matchUrl: null };
+    let best: NearMatch | null = null;
+    let inBatch: PlannedRow | null = null;
+    for (const m of memory.matches(hi, lo)) {
+      if (best === null || m.distance < best.distance || (m.distance === best.distance && m.id < best.id)) best = m;
+    }
+    // Rows of this batch have higher ids than every database row, and ascend in batch order.
+    for (const s of this.stored) {
+      const distance = popcount64(s.hi ^ hi, s.lo ^ lo);
+      if (distance <= memory.k && (best === null || distance < best.distance)) {
+        best = { id: s.id, distance };
+        inBatch = s;
+      }
+    }
+    if (best === null) return row;
+    row.distance = best.distance;
+    row.matchId = best.id;
+    if (inBatch !== null) {
+      row.matchUrl = inBatch.doc.url;
+      row.kind = best.distance === 0 && inBatch.doc.textHash === doc.textHash ? 'exact' : 'near';
+    } else {
+      row.kind = 'near';
+      row.checkExact = best.distance === 0;
+    }
+    return row;
+  }
+
+  /** The decisions, given what the insert said of rows matched in the database (by row id). */
+  decisions(inserted: ReadonlyMap<number, InsertedRow>): Decision[] {
+    return this.#decisions.map((d) => {
+      if (!('doc' in d)) return d;
+      if (d.kind === 'stored') return { kind: 'stored', id: d.id };
+      const back = d.matchUrl === null ? inserted.get(d.id) : undefined;
+      if (d.matchUrl === null && back === undefined) throw new Error(`the insert did not return row ${d.id}`);
+      const kind = back?.kind ?? d.kind;
+      const base = { id: d.id, matchId: d.matchId!, matchUrl: d.matchUrl ?? back!.matchUrl };
+      return kind === 'exact' ? { kind: 'exact', ...base, distance: 0 } : { kind: 'near', ...base, distance: d.distance! };
+    });
+  }
+}
+
+function popcount64(hi: number, lo: number): number {
+  return popcount32(hi >>> 0) + popcount32(lo >>> 0);
+}

@@ -1,0 +1,94 @@
+/**
+ * The two messages of a check-and-insert transaction. Locks are held from the first message's second
+ * statement until the second message's COMMIT, so the time they are held is about one round trip plus
+ * the in-memory judgement, whatever the batch size: everything is sent as multi-statement simple
+ * queries with every value inlined as an escaped, typed literal (pg's escapeLiteral; numbers are
+ * checked integers), instead of one round trip per statement.
+ *
+ *   1. BEGIN; take the locks (ascending); catch up; earlier decisions of the URLs; allocate ids
+ *      (after the catch-up, so every row it saw has a lower id than this batch's rows).
+ *   2. INSERT the documents (the kind of a row matched in the database at distance 0 decided by its
+ *      text hash, the matched URL returned); INSERT the skips; COMMIT.
+ */
+import { escapeLiteral } from 'pg';
+import { fingerprintToBigInt } from '../../fingerprint/fingerprint-codec.js';
+import { blockValue, type BlockLayout } from '../block-layout.js';
+import type { PlannedRow } from './batch-judge.js';
+import { catchUpSql } from './pg-catch-up.js';
+import { insertColumns, insertTypes } from './pg-schema.js';
+
+/** A typed SQL literal for a value a document supplies (validated before: strings, safe integers, null). */
+function literal(value: unknown, type: string): string {
+  if (value === null || value === undefined) return `NULL::${type}`;
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+    return `${value}::${type}`;
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return `${escapeLiteral(String(value))}::${type}`;
+}
+
+function textArray(values: readonly string[]): string {
+  return values.length === 0 ? `'{}'::text[]` : `ARRAY[${values.map((v) => escapeLiteral(v)).join(', ')}]::text[]`;
+}
+
+function intArray(values: readonly number[]): string {
+  for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
+  return `'{${values.join(',')}}'::bigint[]`;
+}
+
+export const PRIOR_COLUMNS = 7;
+
+/** Message 1; its results: [BEGIN, locks, catch-up, prior, ids]. */
+export function beginSql(lockKeys: readonly number[], horizon: number, urls: readonly string[], idCount: number): string {
+  const prior = textArray(urls);
+  return [
+    'BEGIN',
+    `SELECT count(pg_advisory_xact_lock(k)) FROM unnest(${intArray(lockKeys)}) AS k`,
+    catchUpSql(horizon),
+    `SELECT d.url, d.id::float8, d.kind, d.distance, d.match_id::float8, m.url, NULL
+       FROM neardup_documents d LEFT JOIN neardup_documents m ON m.id = d.match_id WHERE d.url = ANY(${prior})
+     UNION ALL
+     SELECT s.url, NULL, NULL, NULL, NULL, NULL, s.reason FROM neardup_skipped s WHERE s.url = ANY(${prior})`,
+    `SELECT nextval('neardup_documents_id_seq')::float8 FROM generate_series(1, ${Math.max(0, Math.trunc(idCount))})`,
+  ].join(';\n');
+}
+
+/**
+ * Message 2; its results: [documents insert (id, kind, xid, matched URL) if any rows, skips insert if
+ * any skips, COMMIT].
+ */
+export function commitSql(layout: BlockLayout, rows: readonly PlannedRow[], skips: readonly string[], now: number, writer: string | null): string {
+  const statements: string[] = [];
+  if (rows.length > 0) {
+    const columns = insertColumns(layout);
+    const types = ['bigint', ...insertTypes(layout), 'boolean'];
+    const tuples = rows.map((row) => {
+      const d = row.doc;
+      const values: unknown[] = [row.id, row.kind, d.url, fingerprintToBigInt({ hi: row.hi, lo: row.lo }).toString()];
+      for (let b = 0; b < layout.count; b++) values.push(blockValue(row.hi, row.lo, layout.starts[b]!, layout.widths[b]!));
+      values.push(
+        d.textHash, row.distance, row.matchId, d.finalUrl, d.title, d.language, d.textLength, d.fetchedAt, d.canonicalUrl,
+        d.publishedAt, d.lastModified, d.depth, writer, row.checkExact,
+      );
+      // The fingerprint is a decimal string of a signed 64-bit integer: inline it as a number.
+      return `(${values.map((v, i) => (i === 3 ? `${v as string}::bigint` : literal(v, types[i]!))).join(', ')})`;
+    });
+    const picked = ['t.id', ...columns.map((c) => (c === 'kind' ? `CASE WHEN t.check_exact AND m.text_hash = t.text_hash THEN 'exact' ELSE t.kind END` : `t.${c}`))];
+    statements.push(
+      `INSERT INTO neardup_documents (id, ${columns.join(', ')})
+       SELECT ${picked.join(', ')} FROM (VALUES ${tuples.join(',\n')}) AS t(id, ${columns.join(', ')}, check_exact)
+       LEFT JOIN neardup_documents m ON t.check_exact AND m.id = t.match_id
+       RETURNING id::float8, kind, xid::text,
+         CASE WHEN match_id IS NULL THEN NULL ELSE (SELECT u.url FROM neardup_documents u WHERE u.id = neardup_documents.match_id) END`,
+    );
+  }
+  if (skips.length > 0) {
+    statements.push(
+      `INSERT INTO neardup_skipped (url, reason, detail, at) SELECT u, 'no-text', NULL, ${Math.trunc(now)} FROM unnest(${textArray(skips)}) AS u
+       ON CONFLICT DO NOTHING`,
+    );
+  }
+  statements.push('COMMIT');
+  return statements.join(';\n');
+}

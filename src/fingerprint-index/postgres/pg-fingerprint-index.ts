@@ -1,0 +1,411 @@
+/**
+ * The fingerprint index on PostgreSQL, for many writer processes on many machines: the same decisions
+ * and records as the SQLite FingerprintIndex (fingerprint-index.ts), with an async API.
+ *
+ * Each process keeps its own in-memory table of the stored fingerprints (MemoryFingerprints), built on
+ * open from one streamed COPY. A check-and-insert transaction (a batch of documents) takes the advisory
+ * locks of every document's blocks and URL, in ascending order (lock-keys.ts has the argument
+ * why two documents within k are then never both stored, without any global lock); then catches the
+ * table up with the rows other writers committed (pg-catch-up.ts); then judges in memory (batch-judge.ts),
+ * inserts, commits, and only then adds its own stored rows to the table.
+ *
+ * Faults (pg-session.ts): opening fails with one line; a lost server is waited for and the interrupted
+ * transaction run again, which is safe because a URL's earlier decision is returned, never a second one.
+ */
+import type pg from 'pg';
+import { IndexError, ValidationError, describeValue } from '../../errors.js';
+import type {
+  Decision, Fingerprint, FingerprintParams, IndexCandidate, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
+} from '../../types.js';
+import { blockLayout, type BlockLayout } from '../block-layout.js';
+import type { IndexStats, Match } from '../fingerprint-index.js';
+import type { IndexBackend } from '../index-backend.js';
+import { validateParams } from '../../fingerprint/fingerprint-params.js';
+import { assertSameParams, paramsToJson } from '../index-schema.js';
+import { assertLinks, assertSkip } from '../index-options.js';
+import { BatchJudge, type InsertedRow } from './batch-judge.js';
+import { loadStoredRows } from './load-stored-rows.js';
+import { addDocumentKeys, sortedKeys, urlLockKey } from './lock-keys.js';
+import { MemoryFingerprints } from './memory-fingerprints.js';
+import { beginSql, commitSql } from './pg-batch-sql.js';
+import { CatchUpWindow, catchUpSql, type CatchUpRow } from './pg-catch-up.js';
+import { assertFingerprint, assertTextHash, assertUrl } from '../index-options.js';
+import { toRejected, toStored, type DocumentRow } from '../index-statements.js';
+import { DOCUMENT_COLUMNS, assertCandidateForPg } from './pg-document-rows.js';
+import { parsePgUrl } from './pg-errors.js';
+import { PG_SCHEMA_VERSION, SETUP_LOCK_KEY, pgSchemaStatements } from './pg-schema.js';
+import { PgSession, type PgSessionOptions } from './pg-session.js';
+
+export interface PgIndexOptions extends PgSessionOptions {
+  /** Fingerprint parameters; a database made with other ones is refused. */
+  readonly params: FingerprintParams;
+  /**
+   * Documents per check-and-insert transaction in checkAndInsertMany: each takes k + 2 advisory locks
+   * (block keys and URL), which must fit the server's lock table (max_locks_per_transaction ×
+   * max_connections, 6,400 by default, shared by all writers: 8 writers × 100 × 5 = 4,000). @default 100
+   */
+  readonly batchSize?: number;
+  /** Recorded with each document this process stores (see corpusTransaction). @default null */
+  readonly writer?: string | null;
+  /** Open for reading only: no schema is created, writes are refused. @default false */
+  readonly readonly?: boolean;
+}
+
+const PAGE_ROWS = 1000;
+
+type PriorRow = [string, number | null, 'stored' | 'exact' | 'near' | null, number | null, number | null, string | null, SkipReason | null];
+
+export class PgFingerprintIndex implements IndexBackend {
+  readonly params: FingerprintParams;
+  readonly layout: BlockLayout;
+  /** The URL without its password. */
+  readonly label: string;
+  readonly readonly: boolean;
+  readonly #session: PgSession;
+  readonly #batchSize: number;
+  readonly #writer: string | null;
+  #memory: MemoryFingerprints | null = null;
+  #window: CatchUpWindow | null = null;
+  #openSeconds = 0;
+
+  private constructor(session: PgSession, params: FingerprintParams, readonly: boolean, batchSize: number, writer: string | null) {
+    this.#session = session;
+    this.#writer = writer;
+    this.params = params;
+    this.layout = blockLayout(params.distance);
+    this.label = session.target.label;
+    this.readonly = readonly;
+    this.#batchSize = batchSize;
+  }
+
+  /**
+   * Connects to `url` (postgres://user:password@host:port/database), creates the schema in an empty
+   * database, refuses other fingerprint parameters (ParameterMismatchError), and builds the in-memory
+   * table (writers; read-only indexes build it on the first check). Failures: one-line IndexError.
+   */
+  static async open(url: string, options: PgIndexOptions): Promise<PgFingerprintIndex> {
+    const target = parsePgUrl(url);
+    if (typeof options !== 'object' || options === null) {
+      throw new ValidationError(`Expected index options {params, ...}, got ${describeValue(options)}`);
+    }
+    const params = validateParams(options.params);
+    const batchSize = options.batchSize ?? 100;
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
+      throw new ValidationError(`Expected \`batchSize\` to be an integer 1–10000, got ${describeValue(batchSize)}`);
+    }
+    const readonly = options.readonly ?? false;
+    const writer = options.writer ?? null;
+    if (writer !== null && (typeof writer !== 'string' || writer === '')) {
+      throw new ValidationError(`Expected \`writer\` to be a non-empty string or null, got ${describeValue(writer)}`);
+    }
+    const session = new PgSession(target, options);
+    const started = performance.now();
+    await session.open();
+    try {
+      const index = new PgFingerprintIndex(session, params, readonly, batchSize, writer);
+      await session.transaction((client) => index.#setUp(client));
+      if (!readonly) await index.#ensureMemory();
+      index.#openSeconds = (performance.now() - started) / 1000;
+      return index;
+    } catch (error) {
+      await session.close();
+      throw session.wrap(error);
+    }
+  }
+
+  /** The fingerprint parameters an index was made with. */
+  static async readParams(url: string): Promise<FingerprintParams> {
+    const session = new PgSession(parsePgUrl(url), {});
+    await session.open();
+    try {
+      const stored = await session.run((client) => readStoredParams(client));
+      if (stored === null) throw new IndexError(`${session.target.label} holds no neardup index`);
+      return stored;
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** Seconds open() took (connect, schema check, in-memory table). */
+  get openSeconds(): number {
+    return this.#openSeconds;
+  }
+
+  /** Bytes of the in-memory table (0 before it is built). */
+  get memoryBytes(): number {
+    return this.#memory?.byteLength ?? 0;
+  }
+
+  /** The stored document a fingerprint matches (exact first, else the nearest; ties: the lowest id), or null. */
+  async check(fingerprint: Fingerprint | null, textHash: string): Promise<Match | null> {
+    assertFingerprint(fingerprint, true);
+    assertTextHash(textHash);
+    if (fingerprint === null) return null;
+    const memory = await this.#ensureMemory();
+    return this.#session.run(async (client) => {
+      await this.#catchUp(client);
+      const row = new BatchJudge([{ url: '\0check', fingerprint, textHash }], new Map(), [0], memory).rows[0]!;
+      if (row.matchId === null) return null;
+      const { rows } = await client.query({
+        text: 'SELECT url, text_hash FROM neardup_documents WHERE id = $1', values: [row.matchId], rowMode: 'array',
+      });
+      const [url, storedHash] = rows[0] as [string, string];
+      const exact = row.distance === 0 && storedHash === textHash;
+      return { id: row.matchId, url, kind: exact ? 'exact' : 'near', distance: row.distance! };
+    });
+  }
+
+  /** Judges and records a document, atomically across processes and machines (see the module comment). */
+  async checkAndInsert(doc: IndexCandidate): Promise<Decision> {
+    assertCandidateForPg(doc);
+    this.#assertWritable();
+    return (await this.#judgeBatch([doc]))[0]!;
+  }
+
+  /**
+   * checkAndInsert for many documents, in order (later ones see earlier ones), in transactions of
+   * `batchSize` documents (each atomic; a crash between two leaves the earlier ones recorded).
+   */
+  async checkAndInsertMany(docs: readonly IndexCandidate[]): Promise<Decision[]> {
+    if (!Array.isArray(docs)) throw new ValidationError(`Expected an array of documents, got ${describeValue(docs)}`);
+    for (const doc of docs) assertCandidateForPg(doc);
+    this.#assertWritable();
+    const out: Decision[] = [];
+    for (let at = 0; at < docs.length; at += this.#batchSize) out.push(...(await this.#judgeBatch(docs.slice(at, at + this.#batchSize))));
+    return out;
+  }
+
+  /** Records a page that was not judged, with its reason. Idempotent by URL. */
+  /** Records a skipped URL; false when the URL was judged or skipped before (nothing written). */
+  async recordSkip(url: string, reason: SkipReason, detail: string | null = null): Promise<boolean> {
+    assertSkip(url, reason, detail);
+    this.#assertWritable();
+    return this.#session.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [urlLockKey(url)]);
+      const result = await client.query(
+        `INSERT INTO neardup_skipped (url, reason, detail, at) SELECT $1, $2, $3, $4
+         WHERE NOT EXISTS (SELECT 1 FROM neardup_documents WHERE url = $1) ON CONFLICT (url) DO NOTHING`,
+        [url, reason, detail, Date.now()],
+      );
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  /** Records the links of a page (distinct from → to pairs; a self-link is ignored). */
+  async recordLinks(fromUrl: string, toUrls: readonly string[]): Promise<void> {
+    assertLinks(fromUrl, toUrls);
+    this.#assertWritable();
+    const targets = [...new Set(toUrls)].filter((to) => to !== fromUrl);
+    if (targets.length === 0) return;
+    await this.#session.run((client) =>
+      client.query(
+        'INSERT INTO neardup_links (to_url, from_url) SELECT t, $2 FROM unnest($1::text[]) AS t ON CONFLICT DO NOTHING',
+        [targets, fromUrl],
+      ),
+    );
+  }
+
+  /** URL → number of distinct other pages linking to it. */
+  async inLinkCounts(): Promise<Map<string, number>> {
+    const rows = await this.#rows<[string, number]>('SELECT to_url, count(*)::float8 FROM neardup_links GROUP BY to_url', []);
+    return new Map(rows);
+  }
+
+  /** A stored document by id (undefined for rejected and unknown ids). */
+  async get(id: number): Promise<StoredDocument | undefined> {
+    if (!Number.isSafeInteger(id)) throw new ValidationError(`Expected \`id\` to be an integer, got ${describeValue(id)}`);
+    const { rows } = await this.#session.run((c) =>
+      c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM neardup_documents WHERE id = $1 AND kind = 'stored'`, [id]),
+    );
+    return rows.length === 0 ? undefined : toStored(rows[0]!);
+  }
+
+  /** The stored or rejected document recorded for a URL. */
+  async getByUrl(url: string): Promise<StoredDocument | RejectedDocument | undefined> {
+    assertUrl(url);
+    const { rows } = await this.#session.run((c) => c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM neardup_documents WHERE url = $1`, [url]));
+    if (rows.length === 0) return undefined;
+    return rows[0]!.kind === 'stored' ? toStored(rows[0]!) : toRejected(rows[0]!);
+  }
+
+  /**
+   * Runs `body` with the stored documents among `ids` that this writer stored: its corpus (one per
+   * writer's data folder) holds their lines, and no other's does. No lock: only this process appends
+   * to that corpus (IndexBackend).
+   */
+  async corpusTransaction<T>(ids: readonly number[], body: (docs: ReadonlyMap<number, StoredDocument>) => T): Promise<T> {
+    const docs = new Map<number, StoredDocument>();
+    if (ids.length > 0 && this.#writer !== null) {
+      const { rows } = await this.#session.run((c) =>
+        c.query<DocumentRow>(
+          `SELECT ${DOCUMENT_COLUMNS} FROM neardup_documents WHERE id = ANY($1::bigint[]) AND kind = 'stored' AND writer = $2`,
+          [ids, this.#writer],
+        ),
+      );
+      for (const row of rows) docs.set(row.id, toStored(row));
+    }
+    return body(docs);
+  }
+
+  /** Every stored document, by id. */
+  async *stored(): AsyncIterableIterator<StoredDocument> {
+    for await (const row of this.#pages("kind = 'stored'")) yield toStored(row);
+  }
+
+  /** Every rejected duplicate, by id. */
+  async *rejected(): AsyncIterableIterator<RejectedDocument> {
+    for await (const row of this.#pages("kind <> 'stored'")) yield toRejected(row);
+  }
+
+  /** Every skipped page, by URL. */
+  async *skipped(): AsyncIterableIterator<SkippedPage> {
+    let after = '';
+    for (;;) {
+      const rows = await this.#rows<[string, SkipReason, string | null, number]>(
+        `SELECT url, reason, detail, at::float8 FROM neardup_skipped WHERE url > $1 ORDER BY url LIMIT ${PAGE_ROWS}`, [after],
+      );
+      for (const [url, reason, detail, at] of rows) yield { url, reason, detail, at };
+      if (rows.length < PAGE_ROWS) return;
+      after = rows[rows.length - 1]![0];
+    }
+  }
+
+  /** Rows per kind (counted: a shared counter row would serialise every writer). */
+  async stats(): Promise<IndexStats> {
+    const rows = await this.#rows<[keyof IndexStats, number]>(
+      `SELECT kind, count(*)::float8 FROM neardup_documents GROUP BY kind
+       UNION ALL SELECT 'skipped', count(*)::float8 FROM neardup_skipped`, [],
+    );
+    // No second stage on PostgreSQL yet: `similar` stays 0.
+    const counts: { -readonly [K in keyof IndexStats]: number } = { stored: 0, exact: 0, near: 0, similar: 0, skipped: 0 };
+    for (const [kind, n] of rows) counts[kind] = n;
+    return counts;
+  }
+
+  /** Closes the connection. Further calls throw IndexError. */
+  async close(): Promise<void> {
+    this.#memory = null;
+    await this.#session.close();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  #assertWritable(): void {
+    if (this.readonly) throw new IndexError(`Index ${this.label} is open read-only`);
+  }
+
+  async #setUp(client: pg.Client): Promise<void> {
+    // Two processes opening an empty database at once: one creates, the other waits and then checks.
+    await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SETUP_LOCK_KEY]);
+    const stored = await readStoredParams(client);
+    if (stored !== null) {
+      assertSameParams(stored, this.params, this.label);
+      return;
+    }
+    if (this.readonly) throw new IndexError(`${this.label} holds no neardup index`);
+    for (const sql of pgSchemaStatements(this.layout)) await client.query(sql);
+    const meta: Array<[string, string]> = [
+      ['params', paramsToJson(this.params)],
+      ['layout', JSON.stringify({ starts: this.layout.starts, widths: this.layout.widths })],
+      ['schema_version', String(PG_SCHEMA_VERSION)],
+      ['created_at', new Date().toISOString()],
+    ];
+    for (const [key, value] of meta) await client.query('INSERT INTO neardup_meta (key, value) VALUES ($1, $2)', [key, value]);
+  }
+
+  async #ensureMemory(): Promise<MemoryFingerprints> {
+    if (this.#memory !== null) return this.#memory;
+    const rows = await this.#session.run(async (client) => {
+      const estimate = await client.query({ text: "SELECT reltuples::float8 FROM pg_class WHERE relname = 'neardup_documents'", rowMode: 'array' });
+      return loadStoredRows(client, Math.max(0, Number(estimate.rows[0]?.[0] ?? 0)), this.layout);
+    });
+    const memory = new MemoryFingerprints(this.layout, rows);
+    const window = new CatchUpWindow(rows.horizon);
+    for (const [id, xid] of rows.recent) window.added(id, xid);
+    this.#memory = memory;
+    this.#window = window;
+    return memory;
+  }
+
+  async #catchUp(client: pg.Client): Promise<void> {
+    const memory = this.#memory!;
+    const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon), rowMode: 'array' });
+    this.#window!.apply(rows, (id, hi, lo) => memory.add(id, hi, lo));
+  }
+
+  /** One transaction in two round trips (pg-batch-sql.ts): locks, catch-up, earlier decisions, ids; inserts. */
+  async #judgeBatch(docs: readonly IndexCandidate[]): Promise<Decision[]> {
+    const memory = await this.#ensureMemory();
+    const keys = new Set<number>();
+    for (const doc of docs) addDocumentKeys(doc, this.layout, keys);
+    const lockKeys = sortedKeys(keys);
+    const urls = [...new Set(docs.map((d) => d.url))];
+    const idCount = docs.filter((d) => d.fingerprint !== null).length;
+    const { decisions, judge, xid } = await this.#session.run(async (client) => {
+      try {
+        const first = (await client.query({ text: beginSql(lockKeys, this.#window!.horizon, urls, idCount), rowMode: 'array' })) as unknown as pg.QueryArrayResult[];
+        this.#window!.apply(first[2]!.rows as CatchUpRow[], (id, hi, lo) => memory.add(id, hi, lo));
+        const prior = priorDecisions(first[3]!.rows as PriorRow[]);
+        const ids = (first[4]!.rows as [number][]).map((r) => r[0]).sort((a, b) => a - b);
+        const judge = new BatchJudge(docs, prior, ids, memory);
+        const text = commitSql(this.layout, judge.rows, judge.skips, Date.now(), this.#writer);
+        const second = (await client.query({ text, rowMode: 'array' })) as unknown as pg.QueryArrayResult | pg.QueryArrayResult[];
+        const results = Array.isArray(second) ? second : [second];
+        const inserted = new Map<number, InsertedRow>();
+        let xid = 0;
+        if (judge.rows.length > 0) {
+          for (const [id, kind, rowXid, matchUrl] of results[0]!.rows as [number, 'stored' | 'exact' | 'near', string, string | null][]) {
+            xid = Number(rowXid);
+            if (kind !== 'stored' && matchUrl !== null) inserted.set(id, { kind, matchUrl });
+          }
+        }
+        return { decisions: judge.decisions(inserted), judge, xid };
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+    // Committed: only now do this process's own stored rows join its table.
+    for (const row of judge.stored) {
+      memory.add(row.id, row.hi, row.lo);
+      this.#window!.added(row.id, xid);
+    }
+    return decisions;
+  }
+
+  async #rows<T extends unknown[]>(text: string, values: unknown[]): Promise<T[]> {
+    const result = await this.#session.run((client) => client.query({ text, values, rowMode: 'array' }));
+    return result.rows as T[];
+  }
+
+  async *#pages(where: string): AsyncGenerator<DocumentRow> {
+    let after = 0;
+    for (;;) {
+      const { rows } = await this.#session.run((c) =>
+        c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM neardup_documents WHERE ${where} AND id > $1 ORDER BY id LIMIT ${PAGE_ROWS}`, [after]),
+      );
+      yield* rows;
+      if (rows.length < PAGE_ROWS) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+}
+
+async function readStoredParams(client: pg.Client): Promise<FingerprintParams | null> {
+  const exists = await client.query({ text: "SELECT to_regclass('neardup_meta') IS NOT NULL", rowMode: 'array' });
+  if (exists.rows[0][0] !== true) return null;
+  const { rows } = await client.query({ text: "SELECT value FROM neardup_meta WHERE key = 'params'", rowMode: 'array' });
+  if (rows.length === 0) throw new IndexError('The PostgreSQL index has no fingerprint parameters (neardup_meta.params is missing)');
+  return validateParams(JSON.parse(rows[0][0] as string));
+}
+
+function priorDecisions(rows: readonly PriorRow[]): Map<string, Decision> {
+  const prior = new Map<string, Decision>();
+  for (const [url, id, kind, distance, matchId, matchUrl, reason] of rows) {
+    if (kind === null) {
+      if (!prior.has(url)) prior.set(url, { kind: 'skipped', reason: reason! });
+    } else if (kind === 'stored') prior.set(url, { kind, id: id! });
+    else prior.set(url, { kind, id: id!, matchId: matchId ?? 0, matchUrl: matchUrl ?? '', distance: kind === 'exact' ? 0 : (distance ?? 0) } as Decision);
+  }
+  return prior;
+}

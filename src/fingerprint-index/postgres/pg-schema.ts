@@ -1,0 +1,74 @@
+/**
+ * The PostgreSQL schema of a shared neardup index: the same tables and meanings as the SQLite one
+ * (index-schema.ts), with the names prefixed `neardup_` so the index can live in a database that holds
+ * other tables.
+ *
+ * neardup_documents  every judged document; ids come from one sequence and only grow, but in a shared
+ *                    database they are not committed in id order: `xid` (the inserting transaction,
+ *                    pg_current_xact_id()) lets a process catch up on rows committed since it last
+ *                    looked (see pg-catch-up.ts). b0..bN are the fingerprint's blocks, for people and for
+ *                    sharding by block value (Citus); lookups use each process's in-memory table.
+ *                    writer: the id of the process's data folder that stored the row (its corpus
+ *                    has the line; see open-index-backend.ts), null when not given.
+ * neardup_skipped    pages recorded with a reason instead of a fingerprint.
+ * neardup_links      distinct (to_url, from_url) pairs, for in-link counts.
+ * neardup_meta       params (JSON), layout, schema version, creation time.
+ * url is UNIQUE on documents as a backstop: the URL's advisory lock already makes a URL judged once.
+ */
+import type { BlockLayout } from '../block-layout.js';
+import { blockColumns } from '../index-schema.js';
+
+/** The schema version this code writes (meta 'schema_version'). */
+export const PG_SCHEMA_VERSION = 1;
+
+/** The advisory lock key (bigint) serialising schema creation between processes opening a new database. */
+export const SETUP_LOCK_KEY = '7954611965739925504'; // 'ndup' << 32: above every key lock-keys.ts makes (< 2^50)
+
+/** Columns of neardup_documents written by an insert, in order, after id. */
+export function insertColumns(layout: BlockLayout): string[] {
+  return [
+    'kind', 'url', 'fingerprint', ...blockColumns(layout), 'text_hash', 'distance', 'match_id', 'final_url', 'title',
+    'language', 'text_length', 'fetched_at', 'canonical_url', 'published_at', 'last_modified', 'depth', 'writer',
+  ];
+}
+
+/** The Postgres type of each insert column (for unnest of one array per column). */
+export function insertTypes(layout: BlockLayout): string[] {
+  return [
+    'text', 'text', 'bigint', ...blockColumns(layout).map(() => 'bigint'), 'text', 'integer', 'bigint', 'text', 'text',
+    'text', 'integer', 'bigint', 'text', 'text', 'text', 'integer', 'text',
+  ];
+}
+
+/** Statements creating an empty index (run once, under SETUP_LOCK_KEY). */
+export function pgSchemaStatements(layout: BlockLayout): string[] {
+  const blocks = blockColumns(layout).map((c) => `  ${c} bigint NOT NULL,`).join('\n');
+  return [
+    `CREATE TABLE IF NOT EXISTS neardup_meta (key text PRIMARY KEY, value text NOT NULL)`,
+    `CREATE TABLE neardup_documents (
+  id bigint PRIMARY KEY,
+  xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  kind text NOT NULL CHECK (kind IN ('stored', 'exact', 'near')),
+  url text NOT NULL UNIQUE,
+  fingerprint bigint NOT NULL,
+${blocks}
+  text_hash text NOT NULL,
+  distance integer,
+  match_id bigint,
+  final_url text,
+  title text,
+  language text,
+  text_length integer,
+  fetched_at bigint,
+  canonical_url text,
+  published_at text,
+  last_modified text,
+  depth integer,
+  writer text
+)`,
+    `CREATE SEQUENCE neardup_documents_id_seq AS bigint MINVALUE 1 MAXVALUE 4294967295 OWNED BY neardup_documents.id`,
+    `CREATE INDEX neardup_documents_xid ON neardup_documents (xid)`,
+    `CREATE TABLE neardup_skipped (url text PRIMARY KEY, reason text NOT NULL, detail text, at bigint NOT NULL)`,
+    `CREATE TABLE neardup_links (to_url text NOT NULL, from_url text NOT NULL, PRIMARY KEY (to_url, from_url))`,
+  ];
+}
