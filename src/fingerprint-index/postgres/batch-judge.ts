@@ -44,6 +44,8 @@ export class BatchJudge {
   /** The rows this batch stores (added to memory once committed). */
   readonly stored: PlannedRow[] = [];
   readonly #decisions: Array<Decision | PlannedRow> = [];
+  /** Positions of #decisions that repeat an earlier decision on the URL. */
+  readonly #repeatedAt = new Set<number>();
 
   /**
    * `prior`: decisions recorded before this transaction, by URL. `ids`: ids allocated for this
@@ -55,6 +57,8 @@ export class BatchJudge {
     for (const doc of docs) {
       const earlier = prior.get(doc.url) ?? this.#decisions[firstByUrl.get(doc.url) ?? -1];
       if (earlier !== undefined) {
+        // As the SQLite index answers: the earlier decision, marked repeated (nothing new written).
+        this.#repeatedAt.add(this.#decisions.length);
         this.#decisions.push(earlier);
         continue;
       }
@@ -103,7 +107,14 @@ export class BatchJudge {
 
   /** The decisions, given what the insert said of rows matched in the database (by row id). */
   decisions(inserted: ReadonlyMap<number, InsertedRow>): Decision[] {
-    return this.#decisions.map((d) => {
+    return this.#decisions.map((d, i) => {
+      const decision = this.#decisionOf(d, inserted);
+      return this.#repeatedAt.has(i) ? { ...decision, repeated: true } : decision;
+    });
+  }
+
+  #decisionOf(d: Decision | PlannedRow, inserted: ReadonlyMap<number, InsertedRow>): Decision {
+    {
       if (!('doc' in d)) return d;
       if (d.kind === 'stored') return { kind: 'stored', id: d.id };
       const back = d.matchUrl === null ? inserted.get(d.id) : undefined;
@@ -111,7 +122,7 @@ export class BatchJudge {
       const kind = back?.kind ?? d.kind;
       const base = { id: d.id, matchId: d.matchId!, matchUrl: d.matchUrl ?? back!.matchUrl };
       return kind === 'exact' ? { kind: 'exact', ...base, distance: 0 } : { kind: 'near', ...base, distance: d.distance! };
-    });
+    }
   }
 }
 

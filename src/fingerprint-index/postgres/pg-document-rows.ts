@@ -10,7 +10,9 @@ import { assertCandidate } from '../index-options.js';
 export const DOCUMENT_COLUMNS =
   'id::float8 AS id, kind, url, ((fingerprint >> 32) & 4294967295)::float8 AS hi, (fingerprint & 4294967295)::float8 AS lo, ' +
   'text_hash, distance, match_id::float8 AS match_id, final_url, title, language, text_length, fetched_at::float8 AS fetched_at, ' +
-  'canonical_url, published_at, last_modified, depth';
+  'canonical_url, published_at, last_modified, depth, ' +
+  // No second stage on PostgreSQL yet: every rejection there is exact or near.
+  'NULL::float8 AS similarity, NULL::float8 AS containment';
 
 /**
  * The SQLite index's check of a document, plus its metadata's types up front: the PostgreSQL index

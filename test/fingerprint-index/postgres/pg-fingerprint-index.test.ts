@@ -26,7 +26,8 @@ function mixedDocuments(seed: number, count: number): IndexCandidate[] {
     if (earlier === null || earlier.fingerprint === null || roll < 4) docs.push(candidate(`u:${i}`, randomFingerprint(next)));
     else if (roll === 4) docs.push(candidate(`u:${i}`, earlier.fingerprint, earlier.textHash));
     else if (roll === 5) docs.push(candidate(`u:${i}`, null));
-    else if (roll === 6) docs.push(candidate(earlier.url, randomFingerprint(next)));
+    // A URL sent again with other text: its own text hash (equal text hashes always come with equal fingerprints).
+    else if (roll === 6) docs.push(candidate(earlier.url, randomFingerprint(next), `text:${earlier.url}:again:${i}`));
     else docs.push(candidate(`u:${i}`, flipBits(earlier.fingerprint, randomPositions(next, next() % 6))));
   }
   return docs;
@@ -86,9 +87,12 @@ describeWithPostgres('PostgreSQL fingerprint index', (server) => {
       for (let q = 0; q < 200; q++) {
         const from = docs[next() % docs.length]!;
         if (from.fingerprint === null) continue;
-        const fp = flipBits(from.fingerprint, randomPositions(next, next() % 7));
-        const want = sqlite.check(fp, from.textHash);
-        const match = await index.check(fp, from.textHash);
+        const flips = next() % 7;
+        const fp = flipBits(from.fingerprint, randomPositions(next, flips));
+        // Equal text hashes come with equal fingerprints (both are functions of the same tokens).
+        const textHash = flips === 0 ? from.textHash : `query:${q}`;
+        const want = sqlite.check(fp, textHash);
+        const match = await index.check(fp, textHash);
         expect(match).toEqual(want === null ? null : { ...want, id: pgIdOf.get(want.id) });
       }
     }
@@ -120,14 +124,14 @@ describeWithPostgres('PostgreSQL fingerprint index', (server) => {
     expect(await index.get(2)).toBeUndefined();
     expect(await index.getByUrl('https://a.example/')).toEqual(stored);
     expect(await index.getByUrl('https://b.example/')).toEqual({
-      id: 2, url: 'https://b.example/', kind: 'near', distance: 1, matchId: 1, fingerprint: flipBits(fp, [2]), textHash: 'h2',
+      id: 2, url: 'https://b.example/', kind: 'near', distance: 1, matchId: 1, fingerprint: flipBits(fp, [2]), textHash: 'h2', similarity: null, containment: null,
       finalUrl: null, canonicalUrl: null, publishedAt: null, lastModified: null, depth: null,
     });
     await index.recordSkip('https://a.example/', 'robots');
     await index.recordSkip('u:9', 'http-error', '404');
     await index.recordSkip('u:9', 'robots');
-    expect(await index.checkAndInsert(candidate('u:9', BASE))).toEqual({ kind: 'skipped', reason: 'http-error' });
-    expect(await index.stats()).toEqual({ stored: 1, exact: 0, near: 1, skipped: 1 });
+    expect(await index.checkAndInsert(candidate('u:9', BASE))).toEqual({ kind: 'skipped', reason: 'http-error', repeated: true });
+    expect(await index.stats()).toEqual({ stored: 1, exact: 0, near: 1, similar: 0, skipped: 1 });
     await index.recordLinks('u:a', ['u:b', 'u:c', 'u:b', 'u:a']);
     await index.recordLinks('u:b', ['u:c']);
     expect(await index.inLinkCounts()).toEqual(new Map([['u:b', 1], ['u:c', 2]]));
