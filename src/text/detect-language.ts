@@ -12,6 +12,7 @@
 import { data } from 'franc-min/data.js';
 import { expressions } from 'franc-min/expressions.js';
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
+import { bmpUnits } from './bmp-units.js';
 import { tokenize } from './tokenize.js';
 
 export interface DetectLanguageOptions {
@@ -83,24 +84,36 @@ interface ScriptModel {
   readonly onceCosts: Int16Array;
 }
 
-const MODELS: ReadonlyMap<string, ScriptModel> = (() => {
-  const out = new Map<string, ScriptModel>();
-  for (const [script, languagesData] of Object.entries(data)) {
-    const languages = Object.keys(languagesData);
-    const rowOfTrigram = new Map<string, number>();
-    const lists = languages.map((lang) => languagesData[lang]!.split('|'));
-    for (const list of lists) for (const trigram of list) if (!rowOfTrigram.has(trigram)) rowOfTrigram.set(trigram, rowOfTrigram.size);
-    const ranks = new Int16Array(rowOfTrigram.size * languages.length).fill(-1);
-    lists.forEach((list, l) => {
-      // franc keeps the last index for a trigram listed twice.
-      list.forEach((trigram, rank) => { ranks[rowOfTrigram.get(trigram)! * languages.length + l] = rank; });
-    });
-    const rows = buildTrigramTable([...rowOfTrigram.keys()]);
-    const onceCosts = ranks.map((rank) => (rank < 0 ? MAX_DIFFERENCE : rank));
-    out.set(script, { languages, rows, ranks, onceCosts });
+function buildModel(languagesData: Readonly<Record<string, string>>): ScriptModel {
+  const languages = Object.keys(languagesData);
+  const rowOfTrigram = new Map<string, number>();
+  const lists = languages.map((lang) => languagesData[lang]!.split('|'));
+  for (const list of lists) for (const trigram of list) if (!rowOfTrigram.has(trigram)) rowOfTrigram.set(trigram, rowOfTrigram.size);
+  const ranks = new Int16Array(rowOfTrigram.size * languages.length).fill(-1);
+  lists.forEach((list, l) => {
+    // franc keeps the last index for a trigram listed twice.
+    list.forEach((trigram, rank) => { ranks[rowOfTrigram.get(trigram)! * languages.length + l] = rank; });
+  });
+  const rows = buildTrigramTable([...rowOfTrigram.keys()]);
+  const onceCosts = ranks.map((rank) => (rank < 0 ? MAX_DIFFERENCE : rank));
+  return { languages, rows, ranks, onceCosts };
+}
+
+/**
+ * Script → its model, built when a text in that script first comes (building all four at load
+ * took a large share of a short command's start-up). At most one entry per script of franc-min's
+ * data, each immutable once built, so a result never depends on what was detected before.
+ */
+const MODELS = new Map<string, ScriptModel>();
+
+function modelFor(script: string): ScriptModel | undefined {
+  let model = MODELS.get(script);
+  if (model === undefined && Object.hasOwn(data, script)) {
+    model = buildModel((data as Readonly<Record<string, Readonly<Record<string, string>>>>)[script]!);
+    MODELS.set(script, model);
   }
-  return out;
-})();
+  return model;
+}
 
 const SCRIPT_EXPRESSIONS: ReadonlyArray<readonly [string, RegExp]> = Object.entries(expressions);
 
@@ -109,18 +122,15 @@ const PAIR_EXPRESSIONS: readonly RegExp[] = SCRIPT_EXPRESSIONS.map(([, expressio
 
 /**
  * For every BMP code unit, a bit mask of the script expressions that match it (bit i: expression i),
- * built once by running each expression over a string of all BMP characters.
+ * built once by running each expression, repeated, over a string of all BMP units (bmp-units.ts):
+ * each match is a run of units the expression matches one by one.
  */
 const BMP_SCRIPTS = (() => {
   const masks = new Uint32Array(0x10000);
-  const units: number[] = [];
-  for (let cp = 0; cp < 0x10000; cp++) if (cp < 0xd800 || cp > 0xdfff) units.push(cp);
-  let all = '';
-  for (let i = 0; i < units.length; i += 4096) all += String.fromCharCode(...units.slice(i, i + 4096));
+  const all = bmpUnits();
   SCRIPT_EXPRESSIONS.forEach(([, expression], bit) => {
-    const global = new RegExp(expression.source, 'g');
-    for (const match of all.matchAll(global)) {
-      if (match[0].length === 1) masks[match[0].charCodeAt(0)]! |= 1 << bit;
+    for (const match of all.matchAll(new RegExp(`(?:${expression.source})+`, 'g'))) {
+      for (let u = match.index; u < match.index + match[0].length; u++) masks[u]! |= 1 << bit;
     }
   });
   return masks;
@@ -231,7 +241,7 @@ export function francMin(value: string, minLength = 10): string {
   if (value.length < minLength) return 'und';
   const sample = value.length > FRANC_MAX_LENGTH ? value.slice(0, FRANC_MAX_LENGTH) : value;
   const [script, count] = topScript(sample);
-  const model = MODELS.get(script);
+  const model = modelFor(script);
   if (model === undefined) return script === '' || count === 0 ? 'und' : script;
   const distances = francDistances(sample, model);
   let best = 0;
@@ -257,25 +267,36 @@ function stopSet(code: string): Set<string> {
   return new Set(words.filter((w) => tokenize(w).length === 1 && tokenize(w)[0] === w));
 }
 
-/** franc's answer → [target, target-only stop words, answer-only stop words] */
-const EVIDENCE: ReadonlyMap<string, readonly [string, ReadonlySet<string>, ReadonlySet<string>]> = (() => {
-  const out = new Map<string, readonly [string, ReadonlySet<string>, ReadonlySet<string>]>();
+type Evidence = readonly [target: string, targetOnly: ReadonlySet<string>, otherOnly: ReadonlySet<string>];
+
+/**
+ * franc's answer → [target, target-only stop words, answer-only stop words], built on the first
+ * answer that needs it (an English text never does). At most one entry per language of
+ * CONFUSIONS, each immutable once built.
+ */
+const EVIDENCE = new Map<string, Evidence>();
+
+function evidenceFor(lang: string): Evidence | undefined {
+  let evidence = EVIDENCE.get(lang);
+  if (evidence !== undefined) return evidence;
   for (const [target, confusions] of Object.entries(CONFUSIONS)) {
+    const code = Object.hasOwn(confusions, lang) ? confusions[lang] : undefined;
+    if (code === undefined) continue;
     const own = stopSet(TARGET_CODES[target]!);
-    for (const [lang, code] of Object.entries(confusions)) {
-      const other = stopSet(code);
-      out.set(lang, [target, new Set([...own].filter((w) => !other.has(w))), new Set([...other].filter((w) => !own.has(w)))]);
-    }
+    const other = stopSet(code);
+    evidence = [target, new Set([...own].filter((w) => !other.has(w))), new Set([...other].filter((w) => !own.has(w)))];
+    EVIDENCE.set(lang, evidence);
+    return evidence;
   }
-  return out;
-})();
+  return undefined;
+}
 
 /**
  * The target language against the one franc chose: whichever has more of its own stop words (the
  * ones the other's stopwords-iso list lacks) among the sample's words.
  */
 function refine(lang: string, sample: string): string {
-  const evidence = EVIDENCE.get(lang);
+  const evidence = evidenceFor(lang);
   if (evidence === undefined) return lang;
   const [target, targetOnly, otherOnly] = evidence;
   let forTarget = 0;

@@ -3,6 +3,7 @@
  * Snowball stem. Tokens of scripts written without spaces (one character each) and tokens with
  * digits are kept as they are.
  */
+import { bmpUnits } from './bmp-units.js';
 import { createStemmer, hasFastStemmer, hasStemmer, stopWordsFor, type Stemmer } from './language-resources.js';
 import type { StemCache } from './stem-cache.js';
 
@@ -18,7 +19,8 @@ const HAS_DIGIT = /\p{N}/u;
 /** Whether each BMP code unit is a number character (\p{N}); astral ones are tested by the regex. */
 const BMP_DIGIT = (() => {
   const table = new Uint8Array(0x10000);
-  for (let cp = 0; cp < 0x10000; cp++) if ((cp < 0xd800 || cp > 0xdfff) && HAS_DIGIT.test(String.fromCharCode(cp))) table[cp] = 1;
+  // Runs of \p{N} in a string of all BMP units (see bmp-units.ts), not one test per code unit.
+  for (const match of bmpUnits().matchAll(/\p{N}+/gu)) table.fill(1, match.index, match.index + match[0].length);
   return table;
 })();
 

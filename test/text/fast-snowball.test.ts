@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import snowball from 'snowball-stemmers';
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
-import { FAST_SNOWBALL_ALGORITHMS, fastSnowballStemmer } from '../../src/text/fast-snowball.js';
+import { fastSnowballStemmer } from '../../src/text/fast-snowball.js';
 
 const datasetDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', 'article-benchmark-dev');
 const devWords = (() => {
@@ -42,7 +42,7 @@ function wordsFor(code: string, seed: number): string[] {
 
 describe('fastSnowballStemmer', () => {
   it('hosts every algorithm neardup stems through snowball-stemmers', () => {
-    for (const algorithm of Object.keys(LANGUAGES)) expect(FAST_SNOWBALL_ALGORITHMS).toContain(algorithm);
+    for (const algorithm of Object.keys(LANGUAGES)) expect(fastSnowballStemmer(algorithm), algorithm).not.toBeNull();
     expect(fastSnowballStemmer('klingon')).toBeNull();
   });
 
