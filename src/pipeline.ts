@@ -90,6 +90,7 @@ import { extractPage, parseHtml } from './extract/extract-page.js';
 import { fingerprintToHex } from './fingerprint/fingerprint-codec.js';
 import { FingerprintIndex } from './index/fingerprint-index.js';
 import { CorpusWriter, type CorpusRecord } from './store/corpus-writer.js';
+import { faultFreezeFromEnv, freezeForever, type FaultFreeze, type FaultFreezePhase } from './store/fault-freeze.js';
 import { corpusFileName as corpusFile, databaseFileName as databaseFile } from './store/data-folder.js';
 import { StemCache as PageStemCache } from './text/stem-cache.js';
 import type { Decision, DocumentMeta, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
@@ -262,6 +263,10 @@ export class Pipeline {
   readonly stemCache = new PageStemCache();
   private readonly corpus: CorpusWriter;
   private closed = false;
+  /** The kill tests' hook (src/store/fault-freeze.ts); null in every normal run. */
+  private readonly faultFreeze: FaultFreeze | null = faultFreezeFromEnv();
+  /** Corpus lines this pipeline has appended (counted only for the hook). */
+  private linesWritten = 0;
 
   private constructor(dataDir: string, config: Config, index: FingerprintIndex, corpus: CorpusWriter) {
     this.dataDir = dataDir;
@@ -428,8 +433,18 @@ export class Pipeline {
           fetchedAt: doc.fetchedAt === undefined ? null : new Date(doc.fetchedAt).toISOString(),
         });
       }
+      this.checkFaultFreeze('before-corpus', records.length);
       this.corpus.appendMany(records);
+      this.linesWritten += records.length;
     });
+    this.checkFaultFreeze('after-corpus', 0);
+  }
+
+  /** Freezes this thread for good when the kill tests' hook asks for it at this point (see fault-freeze.ts). */
+  private checkFaultFreeze(phase: FaultFreezePhase, due: number): void {
+    const hook = this.faultFreeze;
+    if (hook === null || hook.phase !== phase || this.linesWritten + due < hook.afterStored) return;
+    freezeForever(`${phase} after ${this.linesWritten + due} new stored documents`);
   }
 
   private recordLinksOf(analyzed: AnalyzedPage): void {

@@ -11,10 +11,10 @@ import { readInputs, resolveInputs } from '../../src/batch/read-inputs.js';
 import type { PageInput } from '../../src/types.js';
 import { InputError } from '../../src/errors.js';
 import { writeWarc } from './warc-fixture.js';
+import { devTextsById } from '../helpers/dev-texts.js';
 import { seededRandom } from '../../scripts/seeded-random.js';
 
-const truth = JSON.parse(await readFile(new URL('../../../shared/datasets/article-benchmark-dev/ground-truth.json', import.meta.url), 'utf8')) as Record<string, { articleBody: string; url: string }>;
-const texts = Object.keys(truth).sort().map((id) => truth[id]!.articleBody).filter((t) => t.length > 1500);
+const texts = devTextsById().filter((t) => t.length > 1500);
 
 let dir: string;
 let config: Config;

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config.js';
@@ -8,13 +6,11 @@ import { analyzeHtml, analyzeText, fingerprintParamsFrom } from '../../src/pipel
 import { NORMALIZER_VERSION } from '../../src/text/normalizer-version.js';
 import { StemCache } from '../../src/text/stem-cache.js';
 import type { FingerprintParams, HashName } from '../../src/types.js';
+import { loadDevTruth } from '../helpers/dev-texts.js';
 
 const params = fingerprintParamsFrom(defaultConfig().fingerprint);
 const withHash = (hash: HashName): FingerprintParams => ({ ...params, hash });
-const datasetDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', 'article-benchmark-dev');
-const devTexts = Object.values(
-  JSON.parse(readFileSync(join(datasetDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>,
-).map((t) => t.articleBody);
+const devTexts = Object.values(loadDevTruth()).map((t) => t.articleBody);
 const paragraphsOf = (t: string) => t.split(/\n\s*\n/);
 const longTexts = devTexts.filter((t) => paragraphsOf(t).length >= 12 && t.length >= 4000);
 

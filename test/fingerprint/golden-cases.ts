@@ -5,16 +5,15 @@
  * golden-analyses.test.ts checks that every fingerprint, text hash, language and count is unchanged,
  * so that speed work on the pipeline can never change an output silently.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprintToHex } from '../../src/fingerprint/fingerprint-codec.js';
 import { analyzeNormalizedText } from '../../src/fingerprint/analyze-normalized-text.js';
 import { normalizeText } from '../../src/text/normalize-text.js';
 import { NORMALIZER_VERSION } from '../../src/text/normalizer-version.js';
 import type { FingerprintParams, HashName } from '../../src/types.js';
+import { loadDevTruth } from '../helpers/dev-texts.js';
 
 export const GOLDEN_FILE = join(import.meta.dirname, 'fixtures', 'golden-analyses.json');
-const datasetDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', 'article-benchmark-dev');
 
 /** Parameter sets: both hashes, shingles of 1, 2, 3 and 5 words, both weightings (not every product). */
 export const GOLDEN_PARAMS: readonly FingerprintParams[] = (() => {
@@ -89,7 +88,7 @@ function variants(text: string, seed: number): string[] {
 
 /** Every golden input, named. */
 export function goldenInputs(): Array<[string, string]> {
-  const truth = JSON.parse(readFileSync(join(datasetDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+  const truth = loadDevTruth();
   const out: Array<[string, string]> = [];
   const ids = Object.keys(truth).sort();
   for (const id of ids) out.push([`dev:${id}`, truth[id]!.articleBody]);
