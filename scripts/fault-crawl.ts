@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { escapeHtml, makeText, seededRandom } from './hostile-site.js';
-import { FingerprintIndex } from '../src/index/fingerprint-index.js';
+import { FingerprintIndex } from '../src/fingerprint-index/fingerprint-index.js';
 import { fingerprintToHex, hammingDistance } from '../src/fingerprint/fingerprint-codec.js';
 import { corpusFileName, databaseFileName } from '../src/pipeline.js';
 import { crawleeFolderName } from '../src/store/data-folder.js';

@@ -3,6 +3,7 @@ export { loadConfig, parseConfig, defaultConfig, configSchema } from './config.j
 export type { Config, PartialConfig, LoadConfigOptions } from './config.js';
 export {
   NeardupError, ValidationError, InputError, ConfigError, IndexError, ParameterMismatchError, StorageError, CrawlError,
+  NoFeaturesError, WorkerCrashError, WorkerStartError,
 } from './errors.js';
 export type * from './types.js';
 
@@ -50,7 +51,8 @@ export { shingles, paragraphShingles } from './text/shingles.js';
 export { NORMALIZER_VERSION } from './text/normalizer-version.js';
 export { rabin64, RABIN_POLYNOMIAL } from './fingerprint/rabin-hash.js';
 export { murmur64 } from './fingerprint/murmur-hash.js';
-export { hash64, HASH_NAMES } from './fingerprint/hash64.js';
+export { hash64 } from './fingerprint/hash64.js';
+export { HASH_NAMES } from './types.js';
 export { simhashFromHashes, simhashFeatures } from './fingerprint/simhash.js';
 export { hashFeatures, fingerprintWords, fingerprintParagraphs } from './fingerprint/fingerprint-words.js';
 export { textHash } from './fingerprint/text-hash.js';
@@ -66,7 +68,7 @@ export type { ResolvedInput } from './batch/read-inputs.js';
 export { readJsonl } from './batch/read-jsonl.js';
 export { readWarc } from './batch/read-warc.js';
 export { decodeHtmlBytes } from './batch/decode-html-bytes.js';
-export { AnalyzePool, WorkerCrashError, WorkerStartError } from './batch/analyze-pool.js';
+export { AnalyzePool } from './batch/analyze-pool.js';
 export type { BatchEntry, BatchProblem, ReaderOptions, JsonlLineEntry } from './batch/batch-entry.js';
 export type { AnalyzeItem, AnalyzeResult } from './batch/analyze-item.js';
 export { evaluatePairs } from './eval/evaluate-pairs.js';
@@ -77,10 +79,12 @@ export { parsePairs } from './eval/parse-pairs.js';
 export { formatEvalReport } from './eval/format-eval-report.js';
 
 // index: fingerprint in, decision out
-export { FingerprintIndex, SKIP_REASONS } from './index/fingerprint-index.js';
-export type { IndexOptions, Match, IndexStats } from './index/fingerprint-index.js';
-export { blockLayout, blocksOf, MAX_DISTANCE } from './index/block-layout.js';
-export type { BlockLayout } from './index/block-layout.js';
+export { FingerprintIndex } from './fingerprint-index/fingerprint-index.js';
+export { SKIP_REASONS } from './types.js';
+export type { IndexOptions, Match, IndexStats } from './fingerprint-index/fingerprint-index.js';
+export { blockLayout, blocksOf } from './fingerprint-index/block-layout.js';
+export { MAX_DISTANCE } from './fingerprint/fingerprint-params.js';
+export type { BlockLayout } from './fingerprint-index/block-layout.js';
 
 // pipeline and crawl
 export { analyzePage, analyzeParsedPage, Pipeline, corpusFileName, databaseFileName } from './pipeline.js';

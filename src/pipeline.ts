@@ -16,7 +16,7 @@ import type { Config as AnalysisConfig } from './config.js';
 import { ValidationError as AnalysisValidationError, describeValue as describeAnalysisValue } from './errors.js';
 import { extractHtml } from './extract/extract-page.js';
 import { analyzeNormalizedText } from './fingerprint/analyze-normalized-text.js';
-import { assertHashName } from './fingerprint/hash64.js';
+import { assertFingerprintParams } from './fingerprint/fingerprint-params.js';
 import { normalizeText } from './text/normalize-text.js';
 import { NORMALIZER_VERSION } from './text/normalizer-version.js';
 import type { StemCache } from './text/stem-cache.js';
@@ -43,15 +43,10 @@ export function fingerprintParamsFrom(settings: AnalysisConfig['fingerprint']): 
   };
 }
 
+/** The shared check of fingerprint parameters, and this build's normaliser version. */
 function assertAnalysisParams(params: FingerprintParams): void {
-  const { shingleSize, weighting, normalizerVersion } = params;
-  if (!Number.isInteger(shingleSize) || shingleSize < 1 || shingleSize > 16) {
-    throw new AnalysisValidationError(`Expected \`shingleSize\` to be an integer 1–16, got ${describeAnalysisValue(shingleSize)}`);
-  }
-  assertHashName(params.hash);
-  if (weighting !== 'unit' && weighting !== 'count') {
-    throw new AnalysisValidationError(`Expected \`weighting\` to be one of unit|count, got ${describeAnalysisValue(weighting)}`);
-  }
+  assertFingerprintParams(params);
+  const { normalizerVersion } = params;
   if (normalizerVersion !== NORMALIZER_VERSION) {
     throw new AnalysisValidationError(
       `Expected \`normalizerVersion\` to be ${NORMALIZER_VERSION} (this build's normaliser), got ${describeAnalysisValue(normalizerVersion)}`,
@@ -79,7 +74,7 @@ export function analyzeHtml(html: string, params: FingerprintParams, url?: strin
 }
 
 // ============================================================ pages and the index
-// Owned by the crawl/pipeline work. Composes src/extract/, analyzeText, src/index/, src/store/.
+// Owned by the crawl/pipeline work. Composes src/extract/, analyzeText, src/fingerprint-index/, src/store/.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,7 +83,7 @@ import type { Config } from './config.js';
 import { StorageError, ValidationError, describeValue } from './errors.js';
 import { extractPage, parseHtml } from './extract/extract-page.js';
 import { fingerprintToHex } from './fingerprint/fingerprint-codec.js';
-import { FingerprintIndex } from './index/fingerprint-index.js';
+import { FingerprintIndex } from './fingerprint-index/fingerprint-index.js';
 import { CorpusWriter, type CorpusRecord } from './store/corpus-writer.js';
 import { faultFreezeFromEnv, freezeForever, type FaultFreeze, type FaultFreezePhase } from './store/fault-freeze.js';
 import { corpusFileName as corpusFile, databaseFileName as databaseFile } from './store/data-folder.js';

@@ -19,7 +19,8 @@ import type { Config } from '../config.js';
 import type { Decision, PageInput, SkipReason } from '../types.js';
 import type { BatchEntry, BatchProblem, JsonlLineEntry, PageEntry } from './batch-entry.js';
 import { analyzeItem, type AnalyzeItem, type AnalyzeResult } from './analyze-item.js';
-import { AnalyzePool, WorkerCrashError, workerCount } from './analyze-pool.js';
+import { AnalyzePool, workerCount } from './analyze-pool.js';
+import { WorkerCrashError } from '../errors.js';
 import { jsonlLineToEntry } from './read-jsonl.js';
 import { readInputs, resolveInputs } from './read-inputs.js';
 

@@ -6,11 +6,10 @@
  * corrupt .gz is a problem entry.
  */
 import { stat } from 'node:fs/promises';
+import { PageSkipError } from '../errors.js';
 import { defaultMaxDocumentBytes, type BatchEntry, type ReaderOptions } from './batch-entry.js';
 import { decodeHtmlBytes, decodeTextBytes, looksBinary } from './decode-html-bytes.js';
 import { openInputStream } from './open-input-stream.js';
-
-class TooLarge extends Error {}
 
 async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
   const stream = await openInputStream(path);
@@ -19,7 +18,7 @@ async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       total += chunk.length;
-      if (total > maxBytes) throw new TooLarge(`more than ${maxBytes} bytes (limit)`);
+      if (total > maxBytes) throw new PageSkipError('too-large', `more than ${maxBytes} bytes (limit)`);
       chunks.push(chunk);
     }
   } finally {
@@ -42,7 +41,7 @@ export async function readDocumentFile(path: string, kind: 'html' | 'text', opti
     }
     bytes = await readCapped(path, maxBytes);
   } catch (error) {
-    if (error instanceof TooLarge) return { kind: 'skip', position: path, url, reason: 'too-large', detail: error.message };
+    if (error instanceof PageSkipError) return { kind: 'skip', position: path, url, reason: error.reason, detail: error.detail };
     return { kind: 'problem', position: path, message: `read failed: ${(error as Error).message}` };
   }
   const lastModified = mtime.toISOString();

@@ -14,6 +14,7 @@
  */
 import { brotliDecompressSync } from 'node:zlib';
 import { WARCParser, type WARCRecord } from 'warcio';
+import { PageSkipError } from '../errors.js';
 import { defaultMaxDocumentBytes, type BatchEntry, type ReaderOptions } from './batch-entry.js';
 import { decodeHtmlBytes, looksBinary } from './decode-html-bytes.js';
 import { openInputStream } from './open-input-stream.js';
@@ -31,16 +32,13 @@ function isoDate(value: string | null | undefined): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-class TooLarge extends Error {}
-class DecodeFailed extends Error {}
-
 /** The decoded (de-chunked, un-gzipped) HTTP body, at most `maxBytes`. */
 async function readBody(record: WARCRecord, maxBytes: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of record) {
     total += chunk.byteLength;
-    if (total > maxBytes) throw new TooLarge(`body larger than ${maxBytes} bytes (limit)`);
+    if (total > maxBytes) throw new PageSkipError('too-large', `body larger than ${maxBytes} bytes (limit)`);
     chunks.push(chunk);
   }
   let body: Uint8Array = Buffer.concat(chunks, total);
@@ -51,7 +49,7 @@ async function readBody(record: WARCRecord, maxBytes: number): Promise<Uint8Arra
       body = brotliDecompressSync(body, { maxOutputLength: maxBytes });
     } catch (error) {
       // Some crawlers store the decoded body but keep the header: take it as it is if it reads as HTML.
-      if (!looksLikeHtml(body)) throw new DecodeFailed(`brotli body cannot be decoded: ${(error as Error).message}`);
+      if (!looksLikeHtml(body)) throw new PageSkipError('decode-error', `brotli body cannot be decoded: ${(error as Error).message}`);
     }
   }
   return body;
@@ -110,13 +108,9 @@ export async function* readWarc(path: string, options: ReaderOptions = {}): Asyn
       try {
         body = await readBody(record, maxBytes);
       } catch (error) {
-        if (error instanceof TooLarge) {
-          yield { kind: 'skip', position, url, reason: 'too-large', detail: error.message };
-          continue;
-        }
-        // A body that cannot be decoded is that page's problem; a broken stream ends the file.
-        if (error instanceof DecodeFailed) {
-          yield { kind: 'skip', position, url, reason: 'decode-error', detail: error.message };
+        // A body too large or that cannot be decoded is that page's problem; a broken stream ends the file.
+        if (error instanceof PageSkipError) {
+          yield { kind: 'skip', position, url, reason: error.reason, detail: error.detail };
           continue;
         }
         throw error;

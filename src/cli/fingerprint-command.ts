@@ -5,19 +5,12 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
-import { InputError, NeardupError, ValidationError } from '../errors.js';
+import { InputError, NoFeaturesError, ValidationError } from '../errors.js';
 import { fingerprintToHex } from '../fingerprint/fingerprint-codec.js';
-import { HASH_NAMES } from '../fingerprint/hash64.js';
+import { HASH_NAMES } from '../types.js';
 import { analyzeHtml, analyzeText, fingerprintParamsFrom } from '../pipeline.js';
 import type { HashName, TextAnalysis } from '../types.js';
 import { choiceFlag, intFlag } from './shared.js';
-
-/** The input gave no feature to fingerprint (no words at all). */
-export class NoFeaturesError extends NeardupError {
-  constructor(message: string) {
-    super('E_NO_FEATURES', message);
-  }
-}
 
 /** Flags that change fingerprint values, shared by `fingerprint` and `compare`. */
 export interface FingerprintFlags {

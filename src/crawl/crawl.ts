@@ -28,7 +28,7 @@ import { createCrawlScope, inCrawlScope, parseHttpUrl } from './crawl-scope.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
-import { findPageSkip } from './page-skip-error.js';
+import { findPageSkip } from '../errors.js';
 import { scanPersistedQueue } from './persisted-queue.js';
 import { FrontierJournal, frontierJournalName } from './frontier-journal.js';
 import type { JournalEntry } from './frontier-journal.js';

@@ -6,7 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { Pipeline } from '../pipeline.js';
-import { commitExtractedPage, serializeError } from './dedup-stage.js';
+import { serializeError } from '../errors.js';
+import { commitExtractedPage } from './dedup-stage.js';
 import type { DedupReply, DedupRequest } from './dedup-stage.js';
 
 const port = parentPort;

@@ -21,7 +21,7 @@ import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Requ
 import type { CheerioAPI } from 'cheerio';
 import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../batch/decode-html-bytes.js';
 import type { HostPacer } from './host-pacer.js';
-import { PageSkipError } from './page-skip-error.js';
+import { PageSkipError } from '../errors.js';
 
 /** Content types fetched as pages; anything else is recorded `not-html` without reading its body. */
 const htmlTypes: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);

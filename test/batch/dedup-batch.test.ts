@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { BatchEntry, BatchProblem } from '../../src/batch/batch-entry.js';
 import { analyseBatch, dedupBatch, dedupEntries, type Analyser, type BatchSummary } from '../../src/batch/dedup-batch.js';
-import { WorkerCrashError } from '../../src/batch/analyze-pool.js';
+import { WorkerCrashError } from '../../src/errors.js';
 import { readInputs, resolveInputs } from '../../src/batch/read-inputs.js';
 import type { PageInput } from '../../src/types.js';
 import { InputError } from '../../src/errors.js';

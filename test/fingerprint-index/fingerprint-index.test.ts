@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IndexError, ParameterMismatchError, ValidationError } from '../../src/errors.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
-import { blockLayout } from '../../src/index/block-layout.js';
-import { FingerprintIndex, type IndexOptions } from '../../src/index/fingerprint-index.js';
+import { blockLayout } from '../../src/fingerprint-index/block-layout.js';
+import { FingerprintIndex, type IndexOptions } from '../../src/fingerprint-index/fingerprint-index.js';
 import type { Decision, Fingerprint, IndexCandidate } from '../../src/types.js';
 import {
   bruteNearest, candidate, flipBits, paramsFor, prng, randomFingerprint, randomPositions, tempDir,

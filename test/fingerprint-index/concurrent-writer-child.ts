@@ -6,7 +6,7 @@
  * every pair. Single calls and small batches alternate. Prints the decisions as one JSON line.
  */
 import { existsSync } from 'node:fs';
-import { FingerprintIndex } from '../../src/index/fingerprint-index.js';
+import { FingerprintIndex } from '../../src/fingerprint-index/fingerprint-index.js';
 import type { Decision, IndexCandidate } from '../../src/types.js';
 import { flipBits, paramsFor, prng, randomFingerprint } from './index-test-helpers.js';
 

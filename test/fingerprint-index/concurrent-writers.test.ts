@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
-import { FingerprintIndex } from '../../src/index/fingerprint-index.js';
+import { FingerprintIndex } from '../../src/fingerprint-index/fingerprint-index.js';
 import type { Decision } from '../../src/types.js';
 import { paramsFor, tempDir } from './index-test-helpers.js';
 

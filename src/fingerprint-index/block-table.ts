@@ -15,7 +15,8 @@
  */
 import { popcount32 } from '../fingerprint/fingerprint-codec.js';
 import { blockValue, type BlockLayout } from './block-layout.js';
-import type { CandidateTable, IdList, StoredRowFeed } from './candidate-table.js';
+import type { CandidateTable, StoredRowFeed } from './candidate-table.js';
+import type { IdList } from './id-list.js';
 
 /** Buckets per block are capped at 2^20 (blocks wider than 20 bits are bucketed by their top 20 bits). */
 const MAX_BUCKET_BITS = 20;

@@ -19,10 +19,9 @@
  *             databases made before it existed.
  * Views stored_documents and rejected_documents are there for people reading the file with sqlite3.
  */
-import { ParameterMismatchError, ValidationError, describeValue } from '../errors.js';
-import { HASH_NAMES } from '../fingerprint/hash64.js';
+import { ParameterMismatchError } from '../errors.js';
 import type { FingerprintParams } from '../types.js';
-import { assertDistance, type BlockLayout } from './block-layout.js';
+import type { BlockLayout } from './block-layout.js';
 
 /** PRAGMA application_id of every neardup index: 'ndup'. */
 export const APPLICATION_ID = 0x6e647570;
@@ -74,38 +73,6 @@ ${blocks}
     `PRAGMA application_id = ${APPLICATION_ID}`,
     `PRAGMA user_version = ${SCHEMA_VERSION}`,
   ];
-}
-
-const WEIGHTINGS = ['unit', 'count'] as const;
-
-function intIn(value: unknown, name: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(`Expected \`${name}\` to be an integer ${min}–${max}, got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-function oneOf<T extends string>(value: unknown, name: string, choices: readonly T[]): T {
-  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
-    throw new ValidationError(`Expected \`${name}\` to be one of ${choices.join('|')}, got ${describeValue(value)}`);
-  }
-  return value as T;
-}
-
-/** Validates fingerprint parameters at the boundary and returns a plain, frozen copy. */
-export function validateParams(params: unknown): FingerprintParams {
-  if (typeof params !== 'object' || params === null) {
-    throw new ValidationError(`Expected \`params\` to be an object of fingerprint parameters, got ${describeValue(params)}`);
-  }
-  const p = params as Record<string, unknown>;
-  assertDistance(p.distance);
-  return Object.freeze({
-    distance: p.distance,
-    shingleSize: intIn(p.shingleSize, 'shingleSize', 1, 16),
-    hash: oneOf(p.hash, 'hash', HASH_NAMES),
-    weighting: oneOf(p.weighting, 'weighting', WEIGHTINGS),
-    normalizerVersion: intIn(p.normalizerVersion, 'normalizerVersion', 0, 1_000_000),
-  });
 }
 
 const PARAM_KEYS = ['distance', 'shingleSize', 'hash', 'weighting', 'normalizerVersion'] as const;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { fingerprintToBigInt } from '../../src/fingerprint/fingerprint-codec.js';
-import { blockLayout, blockValue, blocksOf } from '../../src/index/block-layout.js';
+import { blockLayout, blockValue, blocksOf } from '../../src/fingerprint-index/block-layout.js';
 import { flipBits } from './index-test-helpers.js';
 
 const u32 = fc.integer({ min: 0, max: 0xffffffff });

@@ -9,7 +9,7 @@
  * An open-addressing hash table in typed arrays (53-bit key → id, linear probing up to 3/4 full, one key may map to
  * several ids when two URLs collide); ids are ≥ 1 and 0 marks an empty slot.
  */
-import type { IdList } from './candidate-table.js';
+import type { IdList } from './id-list.js';
 
 export class UrlTail {
   #keys: Float64Array;

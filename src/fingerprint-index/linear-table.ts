@@ -5,7 +5,8 @@
  */
 import { popcount32 } from '../fingerprint/fingerprint-codec.js';
 import type { BlockLayout } from './block-layout.js';
-import type { CandidateTable, IdList, StoredRowFeed } from './candidate-table.js';
+import type { CandidateTable, StoredRowFeed } from './candidate-table.js';
+import type { IdList } from './id-list.js';
 
 export class LinearTable implements CandidateTable {
   readonly #distance: number;

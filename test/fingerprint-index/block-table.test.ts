@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
-import { blockLayout } from '../../src/index/block-layout.js';
-import { BlockTable } from '../../src/index/block-table.js';
-import { IdList, buildCandidateTable, type CandidateTable } from '../../src/index/candidate-table.js';
-import { LinearTable } from '../../src/index/linear-table.js';
+import { blockLayout } from '../../src/fingerprint-index/block-layout.js';
+import { BlockTable } from '../../src/fingerprint-index/block-table.js';
+import { buildCandidateTable } from '../../src/fingerprint-index/build-candidate-table.js';
+import type { CandidateTable } from '../../src/fingerprint-index/candidate-table.js';
+import { IdList } from '../../src/fingerprint-index/id-list.js';
+import { LinearTable } from '../../src/fingerprint-index/linear-table.js';
 import {
-  BucketCountsMismatch, PairedBlockTable, bucketCountsLength, countRows, growPlane, suitsPairedTable,
-} from '../../src/index/paired-block-table.js';
+  PairedBlockTable, bucketCountsLength, countRows, growPlane, suitsPairedTable,
+} from '../../src/fingerprint-index/paired-block-table.js';
+import { BucketCountsMismatchError } from '../../src/errors.js';
 import type { Fingerprint } from '../../src/types.js';
 import { flipBits, prng, randomFingerprint, randomPositions } from './index-test-helpers.js';
 
@@ -266,20 +269,20 @@ describe('PairedBlockTable bucket counts (one-pass builds)', () => {
     const counts = new Uint32Array(bucketCountsLength(layout));
     countRows(layout, feedOf(entries.slice(1)), counts);
     // One row more than counted, one fewer, counts moved to another bucket, a wrong length.
-    expect(() => PairedBlockTable.build(layout, feedOf(entries), { counts })).toThrow(BucketCountsMismatch);
-    expect(() => PairedBlockTable.build(layout, feedOf(entries.slice(2)), { counts })).toThrow(BucketCountsMismatch);
+    expect(() => PairedBlockTable.build(layout, feedOf(entries), { counts })).toThrow(BucketCountsMismatchError);
+    expect(() => PairedBlockTable.build(layout, feedOf(entries.slice(2)), { counts })).toThrow(BucketCountsMismatchError);
     const moved = counts.slice();
     const from = moved.findIndex((c) => c > 0);
     moved[from]!--;
     moved[(from + 1) % 65536]!++;
-    expect(() => PairedBlockTable.build(layout, feedOf(entries.slice(1)), { counts: moved })).toThrow(BucketCountsMismatch);
-    expect(() => PairedBlockTable.build(layout, feedOf(entries.slice(1)), { counts: counts.subarray(1) })).toThrow(BucketCountsMismatch);
+    expect(() => PairedBlockTable.build(layout, feedOf(entries.slice(1)), { counts: moved })).toThrow(BucketCountsMismatchError);
+    expect(() => PairedBlockTable.build(layout, feedOf(entries.slice(1)), { counts: counts.subarray(1) })).toThrow(BucketCountsMismatchError);
     expect(PairedBlockTable.build(layout, feedOf(entries.slice(1)), { counts }).size).toBe(1999);
   });
 
   it('refuses a feed whose two passes differ', () => {
     const feed = feedChangingOnSecondPass();
-    expect(() => PairedBlockTable.build(blockLayout(3), feed)).toThrow(BucketCountsMismatch);
+    expect(() => PairedBlockTable.build(blockLayout(3), feed)).toThrow(BucketCountsMismatchError);
   });
 });
 

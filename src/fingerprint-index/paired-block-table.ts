@@ -24,9 +24,11 @@
  * area (per-block chains, with whole fingerprints, checked exactly) until it fills and is merged in
  * place into the sorted base.
  */
+import { BucketCountsMismatchError } from '../errors.js';
 import { popcount32 } from '../fingerprint/fingerprint-codec.js';
 import { blockValue, type BlockLayout } from './block-layout.js';
-import type { CandidateTable, IdList, StoredRowFeed } from './candidate-table.js';
+import type { CandidateTable, StoredRowFeed } from './candidate-table.js';
+import type { IdList } from './id-list.js';
 
 const MAX_BUCKET_BITS = 20;
 const ID_24 = 2 ** 24;
@@ -51,14 +53,9 @@ export interface PairedBlockTableOptions {
   readonly minDeltaCapacity?: number;
   /**
    * Bucket counts of exactly the rows `feed` will visit (see countRows), to build in one pass over the
-   * feed instead of two. Counts that do not match the rows make build throw BucketCountsMismatch.
+   * feed instead of two. Counts that do not match the rows make build throw BucketCountsMismatchError.
    */
   readonly counts?: Uint32Array;
-}
-
-/** Thrown by build when the rows do not fit the bucket counts (given ones, or those of its first pass). */
-export class BucketCountsMismatch extends Error {
-  override readonly name = 'BucketCountsMismatch';
 }
 
 /** Length of a layout's bucket-count array: one count per bucket of every block, block after block. */
@@ -185,7 +182,7 @@ export class PairedBlockTable implements CandidateTable {
     const counts = options.counts ?? new Uint32Array(bucketCountsLength(layout));
     if (options.counts === undefined) countRows(layout, feed, counts);
     else if (counts.length !== bucketCountsLength(layout)) {
-      throw new BucketCountsMismatch(`${counts.length} bucket counts for a layout of ${bucketCountsLength(layout)} buckets`);
+      throw new BucketCountsMismatchError(`${counts.length} bucket counts for a layout of ${bucketCountsLength(layout)} buckets`);
     }
     let n = -1;
     let base = 0;
@@ -194,7 +191,7 @@ export class PairedBlockTable implements CandidateTable {
       for (let key = 0; key < table.#bucketCounts[b]!; key++) offsets[key + 1] = offsets[key]! + counts[base + key]!;
       base += table.#bucketCounts[b]!;
       const rows = offsets[offsets.length - 1]!;
-      if (n !== -1 && rows !== n) throw new BucketCountsMismatch(`bucket counts of ${n} rows in block 0, ${rows} in block ${b}`);
+      if (n !== -1 && rows !== n) throw new BucketCountsMismatchError(`bucket counts of ${n} rows in block 0, ${rows} in block ${b}`);
       n = rows;
     }
     // Ids of 2^24 and above need the third id plane; the rows are not known yet, so it is added on the first such id.
@@ -225,7 +222,7 @@ export class PairedBlockTable implements CandidateTable {
       if (++buffered === chunk) flush();
     });
     if (buffered > 0) flush();
-    if (placed !== n) throw new BucketCountsMismatch(`bucket counts of ${n} rows, ${placed} rows placed`);
+    if (placed !== n) throw new BucketCountsMismatchError(`bucket counts of ${n} rows, ${placed} rows placed`);
     table.#baseCount = n;
     table.#size = n;
     return table;
@@ -250,7 +247,7 @@ export class PairedBlockTable implements CandidateTable {
       const i = order[j]!;
       const key = keys[i]!;
       const at = cursor[key]!;
-      if (at >= offsets[key + 1]!) throw new BucketCountsMismatch(`more rows than counted in bucket ${key} of block ${b}`);
+      if (at >= offsets[key + 1]!) throw new BucketCountsMismatchError(`more rows than counted in bucket ${key} of block ${b}`);
       cursor[key] = at + 1;
       this.#write(b, at, ids[i]!, his[i]!, los[i]!);
     }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UrlFilter } from '../../src/index/url-filter.js';
-import { urlKey } from '../../src/index/url-key.js';
-import { UrlTail } from '../../src/index/url-tail.js';
-import { IdList } from '../../src/index/candidate-table.js';
+import { UrlFilter } from '../../src/fingerprint-index/url-filter.js';
+import { urlKey } from '../../src/fingerprint-index/url-key.js';
+import { UrlTail } from '../../src/fingerprint-index/url-tail.js';
+import { IdList } from '../../src/fingerprint-index/id-list.js';
 
 describe('urlKey', () => {
   it('is a stable 53-bit integer that tells URLs apart', () => {

@@ -10,11 +10,8 @@
  * instead of one 64-bit block, so that every block value fits a 32-bit number (pigeonhole holds for any
  * number of blocks ≥ k + 1).
  */
-import { ValidationError, describeValue } from '../errors.js';
+import { assertDistance } from '../fingerprint/fingerprint-params.js';
 import type { Fingerprint } from '../types.js';
-
-/** The largest supported distance (as in the config schema). */
-export const MAX_DISTANCE = 31;
 
 /** Where each block of a fingerprint lies. */
 export interface BlockLayout {
@@ -26,13 +23,6 @@ export interface BlockLayout {
   readonly starts: readonly number[];
   /** Width of each block in bits; the widths add up to 64 and none exceeds 32. */
   readonly widths: readonly number[];
-}
-
-/** Throws a ValidationError unless `distance` is an integer 0–31. */
-export function assertDistance(distance: unknown): asserts distance is number {
-  if (typeof distance !== 'number' || !Number.isInteger(distance) || distance < 0 || distance > MAX_DISTANCE) {
-    throw new ValidationError(`Expected \`distance\` to be an integer 0–${MAX_DISTANCE}, got ${describeValue(distance)}`);
-  }
 }
 
 /** The block layout for distance k. */
