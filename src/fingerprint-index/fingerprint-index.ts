@@ -180,12 +180,10 @@ export class FingerprintIndex {
     return this.#write(body);
   }
 
-  /** Records a page that was not judged, with its reason. Idempotent by URL. */
-  recordSkip(url: string, reason: SkipReason, detail: string | null = null): void {
+  /** Records a page that was not judged, with its reason. Idempotent by URL: returns the URL's decision, the earlier one if any. */
+  recordSkip(url: string, reason: SkipReason, detail: string | null = null): Decision {
     assertSkip(url, reason, detail);
-    this.#write(() => {
-      if (this.#prior(url) === null) this.#insertSkip(url, reason, detail);
-    });
+    return this.#write(() => this.#prior(url) ?? this.#insertSkip(url, reason, detail));
   }
 
   /** Records the links of a page (distinct from → to pairs; a self-link is ignored). */
@@ -288,9 +286,10 @@ export class FingerprintIndex {
     return reason === undefined ? null : { kind: 'skipped', reason };
   }
 
-  #insertSkip(url: string, reason: SkipReason, detail: string | null): void {
+  #insertSkip(url: string, reason: SkipReason, detail: string | null): Decision {
     this.#sql.insertSkipped.run(url, reason, detail, Date.now());
     this.#pending.skipped++;
+    return { kind: 'skipped', reason };
   }
 
   /** Inside a write transaction: decide and record one document. */

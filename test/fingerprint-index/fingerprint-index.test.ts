@@ -186,9 +186,10 @@ describe('bulk and idempotence', () => {
     const before = index.stats();
     expect(index.checkAndInsert(candidate('u:2', flipBits(BASE, [0, 1, 2, 3, 4, 5])))).toEqual(first);
     expect(index.checkAndInsert(candidate('u:1', null))).toEqual({ kind: 'stored', id: 1 });
-    index.recordSkip('u:1', 'robots');
-    index.recordSkip('u:9', 'http-error', '404');
-    index.recordSkip('u:9', 'robots');
+    expect(index.recordSkip('u:1', 'robots')).toEqual({ kind: 'stored', id: 1 });
+    expect(index.recordSkip('u:2', 'robots')).toEqual(first);
+    expect(index.recordSkip('u:9', 'http-error', '404')).toEqual({ kind: 'skipped', reason: 'http-error' });
+    expect(index.recordSkip('u:9', 'robots')).toEqual({ kind: 'skipped', reason: 'http-error' });
     expect(index.checkAndInsert(candidate('u:9', BASE))).toEqual({ kind: 'skipped', reason: 'http-error' });
     expect(index.stats()).toEqual({ ...before, skipped: 1 });
     expect([...index.skipped()].map(({ url, reason, detail }) => ({ url, reason, detail }))).toEqual([
