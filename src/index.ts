@@ -91,3 +91,6 @@ export { analyzePage, analyzeParsedPage, Pipeline, corpusFileName, databaseFileN
 export type { AnalyzedPage, PipelineOptions } from './pipeline.js';
 export { crawl } from './crawl/crawl.js';
 export type { CrawlOptions, CrawlSummary, CrawlProgress, CrawlPageEvent } from './crawl/crawl.js';
+export { Deduplicator } from './crawlee/deduplicator.js';
+export type { DeduplicatorOptions, Verdict, VerdictMatch, JudgeSource, EnqueueLinksContext } from './crawlee/deduplicator.js';
+export type { CrawlingContextLike, CrawleeRequestLike, PageLike } from './crawlee/read-page-source.js';

@@ -73,19 +73,32 @@ function responseHeader(response: unknown, name: string): unknown {
   return typeof table === 'object' && table !== null ? (table as Record<string, unknown>)[name] : undefined;
 }
 
+/** The HTTP status of got's IncomingMessage (`statusCode`) or a browser Response (`status()`), or null. */
+function statusOf(response: unknown): number | null {
+  if (typeof response !== 'object' || response === null) return null;
+  const { statusCode, status } = response as { statusCode?: unknown; status?: unknown };
+  const value = typeof status === 'function' ? (status as () => unknown).call(response) : statusCode;
+  return typeof value === 'number' ? value : null;
+}
+
 function hasMethod<K extends string>(value: unknown, name: K): value is Record<K, (...args: never[]) => unknown> {
   return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[name] === 'function';
 }
 
+/** `text/html` of `text/html; charset=utf-8`, or null when absent. */
+function mediaType(contentType: unknown): string | null {
+  if (typeof contentType !== 'string') return null;
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return type === '' ? null : type;
+}
+
 /** The HTML of a context's page, however its crawler holds it; null when it holds none (with why). */
 async function htmlOf(context: CrawlingContextLike): Promise<{ html: string } | { skip: SkipReason; detail: string }> {
-  const { page, window, body, contentType } = context;
+  const { page, window, body } = context;
   if (hasMethod(page, 'content')) return { html: String(await page.content()) };
   const documentElement = (window as { document?: { documentElement?: { outerHTML?: unknown } } } | undefined)?.document?.documentElement;
   if (typeof documentElement?.outerHTML === 'string') return { html: documentElement.outerHTML };
   if (typeof body === 'string' || body instanceof Uint8Array) {
-    const type = contentType?.type?.toLowerCase();
-    if (type !== undefined && type !== '' && !HTML_TYPES.has(type)) return { skip: 'not-html', detail: type };
     if (typeof body === 'string') return { html: body };
     if (looksBinary(body)) return { skip: 'not-html', detail: 'binary body' };
     const header = responseHeader(context.response, 'content-type');
@@ -105,6 +118,11 @@ export async function readCrawlingContext(context: CrawlingContextLike): Promise
     lastModified: lastModifiedIso(responseHeader(context.response, 'last-modified')),
     depth: typeof request.crawlDepth === 'number' ? request.crawlDepth : null,
   };
+  // crawlee hands 4xx pages other than 401/403/429 to the handler: an error page is no document.
+  const status = statusOf(context.response);
+  if (status !== null && status >= 400) return { input, $: null, skip: { reason: 'http-error', detail: `HTTP ${status}` } };
+  const type = mediaType(responseHeader(context.response, 'content-type')) ?? mediaType(context.contentType?.type);
+  if (type !== null && !HTML_TYPES.has(type)) return { input, $: null, skip: { reason: 'not-html', detail: type } };
   if (typeof context.$ === 'function' && typeof (context.$ as { root?: unknown }).root === 'function') {
     return { input, $: context.$ as CheerioAPI, skip: null };
   }
