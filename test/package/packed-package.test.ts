@@ -32,10 +32,17 @@ const otherText = other!.paragraphs.join('\n\n');
 
 const LIBRARY_MJS = `
 import { readFileSync } from 'node:fs';
-import { analyzeText, defaultConfig, fingerprintParamsFrom, fingerprintToHex, hammingDistance } from 'neardup';
+import { Deduplicator, analyzeText, defaultConfig, fingerprintParamsFrom, fingerprintToHex, hammingDistance } from 'neardup';
 const params = fingerprintParamsFrom(defaultConfig().fingerprint);
-const [a, b] = process.argv.slice(2).map((file) => analyzeText(readFileSync(file, 'utf8'), params));
-console.log(JSON.stringify({ a: fingerprintToHex(a.fingerprint), b: fingerprintToHex(b.fingerprint), distance: hammingDistance(a.fingerprint, b.fingerprint) }));
+const [textA, textB] = process.argv.slice(2).map((file) => readFileSync(file, 'utf8'));
+const [a, b] = [textA, textB].map((text) => analyzeText(text, params));
+const dedup = await Deduplicator.open({ data: 'library-data' });
+const verdicts = [await dedup.judge({ url: 'https://a.example/', text: textA }), await dedup.judge({ url: 'https://b.example/', text: textB })];
+await dedup.close();
+console.log(JSON.stringify({
+  a: fingerprintToHex(a.fingerprint), b: fingerprintToHex(b.fingerprint), distance: hammingDistance(a.fingerprint, b.fingerprint),
+  verdicts: verdicts.map((v) => [v.kind, v.duplicate ? v.match.url : null]),
+}));
 `;
 
 const LIBRARY_CJS = `
@@ -125,14 +132,15 @@ describe('the package installed in a clean project, offline', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ documents: 3, stored: 2, near: 1, exact: 0, workers: 2, errors: 0 });
   });
 
-  it('a plain .mjs file imports the library by its package name and uses it', async (ctx) => {
+  it('a plain .mjs file imports the library by its package name and uses it (fingerprints, the crawlee plug-in)', async (ctx) => {
     if (notInstallable !== null) ctx.skip(notInstallable);
     const result = await run(process.execPath, ['use-library.mjs', 'a.txt', 'a-edited.txt'], dir);
     expect(result.code, result.stderr).toBe(0);
-    const out = JSON.parse(result.stdout) as { a: string; b: string; distance: number };
+    const out = JSON.parse(result.stdout) as { a: string; b: string; distance: number; verdicts: unknown };
     expect(out.a).toBe(sourceFingerprint(articleText));
     expect(out.b).toBe(sourceFingerprint(editedText));
     expect(out.distance).toBeLessThanOrEqual(3);
+    expect(out.verdicts).toEqual([['stored', null], ['near', 'https://a.example/']]);
   });
 
   it('a .cjs file can require() it too, on Node versions that load ES modules with require (20.19+)', async (ctx) => {
