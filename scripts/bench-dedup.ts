@@ -46,7 +46,7 @@ const here = new URL('.', import.meta.url).pathname;
 if (flags.child !== undefined) {
   const { loadConfig } = await import('../src/config.js');
   const { dedupEntries } = await import('../src/batch/dedup-batch.js');
-  const { readInputs, resolveInputs } = await import('../src/batch/read-inputs.js');
+  const { readInputs, resolveInputs } = await import('../src/input/read-inputs.js');
   const config = loadConfig({ env: {} });
   const limit = flags.limit === undefined ? Number.POSITIVE_INFINITY : Number(flags.limit);
   async function* limited() {

@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { escapeHtml, makeText, seededRandom } from './hostile-site.js';
 import { FingerprintIndex } from '../src/fingerprint-index/fingerprint-index.js';
 import { fingerprintToHex, hammingDistance } from '../src/fingerprint/fingerprint-codec.js';
-import { corpusFileName, databaseFileName } from '../src/pipeline.js';
+import { corpusFileName, databaseFileName } from '../src/store/data-folder.js';
 import { crawleeFolderName } from '../src/store/data-folder.js';
 import { FAULT_FREEZE_ENV, FAULT_FREEZE_MESSAGE } from '../src/store/fault-freeze.js';
 import type { Fingerprint, FingerprintParams, RejectedDocument, SkippedPage, StoredDocument } from '../src/types.js';

@@ -1,6 +1,6 @@
 /**
  * The records that pass between stages. Each stage takes one of these and returns another;
- * only src/pipeline.ts wires them together.
+ * only the analysis (src/analyze/) and the pipeline (src/pipeline.ts) call the stages in order.
  */
 
 // ---------------------------------------------------------------- fingerprint

@@ -9,10 +9,10 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { WorkerCrashError, WorkerStartError } from '../errors.js';
 import type { Config } from '../config.js';
-import type { AnalyzedPage } from '../pipeline.js';
+import type { AnalyzedPage } from '../analyze/analyze-page.js';
 import type { PageInput } from '../types.js';
 import { isJsonlLine, type AnalyzeItem, type AnalyzeResult } from './analyze-item.js';
-import type { JsonlLineEntry } from './batch-entry.js';
+import type { JsonlLineEntry } from '../input/batch-entry.js';
 
 export type { AnalyzeItem, AnalyzeResult } from './analyze-item.js';
 

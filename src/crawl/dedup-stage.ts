@@ -15,19 +15,8 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { CrawlError, NeardupError, deserializeError, type SerializedError } from '../errors.js';
-import { Pipeline, analyzeExtractedPage } from '../pipeline.js';
-import type { AnalyzedPage } from '../pipeline.js';
-import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
-
-/** What the crawl needs back for a committed page. */
-export interface CommitResult {
-  readonly decision: Decision;
-  /** URL after redirects, or null. */
-  readonly finalUrl: string | null;
-  readonly title: string;
-  /** Why a skipped page was skipped ('' otherwise). */
-  readonly detail: string;
-}
+import { Pipeline, type CommitResult } from '../pipeline.js';
+import type { ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
 
 /** The stage, wherever it runs. */
 export interface DedupStage {
@@ -63,25 +52,6 @@ export type DedupReply =
   | { readonly id: number; readonly ok: true; readonly result: CommitResult | null; readonly counters: PipelineCounters }
   | { readonly id: number; readonly ok: false; readonly error: SerializedError; readonly counters: PipelineCounters };
 
-/**
- * The commit of one extracted page, on whatever thread holds the pipeline. A page that breaks the
- * analysis is recorded (`parse-error`, counted as an error), never allowed to stop the crawl;
- * a failed write throws.
- */
-export function commitExtractedPage(pipeline: Pipeline, input: PageInput, page: ExtractedPage): CommitResult {
-  let analyzed: AnalyzedPage;
-  try {
-    analyzed = analyzeExtractedPage(input, page, pipeline.config, { stemCache: pipeline.stemCache });
-  } catch (error) {
-    const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
-    pipeline.countError();
-    pipeline.recordSkip(input.url, 'parse-error', detail);
-    return { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
-  }
-  const decision = pipeline.commit(analyzed);
-  return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
-}
-
 function copyCounters(counters: PipelineCounters): PipelineCounters {
   return { ...counters, skippedBy: { ...counters.skippedBy } };
 }
@@ -100,7 +70,7 @@ class LocalDedupStage implements DedupStage {
   }
 
   async commitPage(input: PageInput, page: ExtractedPage): Promise<CommitResult> {
-    return commitExtractedPage(this.pipeline, input, page);
+    return this.pipeline.commitExtracted(input, page);
   }
 
   async recordSkip(url: string, reason: SkipReason, detail: string): Promise<void> {

@@ -19,7 +19,7 @@ import type { IncomingMessage } from 'node:http';
 import { CheerioCrawler } from '@crawlee/cheerio';
 import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
-import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../batch/decode-html-bytes.js';
+import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../input/decode-html-bytes.js';
 import type { HostPacer } from './host-pacer.js';
 import { PageSkipError } from '../errors.js';
 

@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import type { BatchEntry } from '../../src/batch/batch-entry.js';
-import { readInputs, resolveInputs } from '../../src/batch/read-inputs.js';
+import type { BatchEntry } from '../../src/input/batch-entry.js';
+import { readInputs, resolveInputs } from '../../src/input/read-inputs.js';
 import { writeWarc } from './warc-fixture.js';
 
 let dir: string;

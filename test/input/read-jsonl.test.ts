@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BatchEntry } from '../../src/batch/batch-entry.js';
-import { jsonlRecordToEntry, readJsonl } from '../../src/batch/read-jsonl.js';
+import type { BatchEntry } from '../../src/input/batch-entry.js';
+import { jsonlRecordToEntry, readJsonl } from '../../src/input/read-jsonl.js';
 
 let dir: string;
 beforeEach(async () => {

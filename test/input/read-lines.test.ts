@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readLines } from '../../src/batch/read-lines.js';
+import { readLines } from '../../src/input/read-lines.js';
 
 async function lines(chunks: string[], max = 1000) {
   const out: Array<[number, string | null]> = [];

@@ -6,7 +6,7 @@
  *
  * The results equal those of the reference stages composed one by one — tokenizeParagraphs,
  * detectLanguage, removeStopWordsAndStemParagraphs, paragraphShingles, hash64, simhashFeatures,
- * textHash — bit for bit (test/fingerprint/golden-analyses.test.ts pins them on the dev pages).
+ * textHash — bit for bit (test/analyze/golden-analyses.test.ts pins them on the dev pages).
  */
 import { detectLanguage } from '../text/detect-language.js';
 import { stopWordSpansFor } from '../text/language-resources.js';
@@ -14,10 +14,10 @@ import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
 import { tokenTable } from '../text/token-table.js';
 import type { FingerprintParams, TextAnalysis } from '../types.js';
-import { murmurFeatureHashes, rabinFeatureHashes } from './fingerprint-words.js';
-import { murmurWordInto } from './murmur-hash.js';
-import { simhashFromHashes } from './simhash.js';
-import { textHashOfIds } from './text-hash.js';
+import { murmurFeatureHashes, rabinFeatureHashes } from '../fingerprint/fingerprint-words.js';
+import { murmurWordInto } from '../fingerprint/murmur-hash.js';
+import { simhashFromHashes } from '../fingerprint/simhash.js';
+import { textHashOfIds } from '../fingerprint/text-hash.js';
 
 /**
  * Analysis of text already normalised (normalizeText). Parameters are trusted (analyzeText

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BatchEntry, PageEntry } from '../../src/batch/batch-entry.js';
-import { readWarc } from '../../src/batch/read-warc.js';
+import type { BatchEntry, PageEntry } from '../../src/input/batch-entry.js';
+import { readWarc } from '../../src/input/read-warc.js';
 import { writeWarc, type WarcFixtureRecord } from './warc-fixture.js';
 
 let dir: string;

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { fingerprintToHex } from '../../src/fingerprint/fingerprint-codec.js';
-import { analyzeNormalizedText } from '../../src/fingerprint/analyze-normalized-text.js';
+import { analyzeNormalizedText } from '../../src/analyze/analyze-normalized-text.js';
 import { normalizeText } from '../../src/text/normalize-text.js';
 import { NORMALIZER_VERSION } from '../../src/text/normalizer-version.js';
 import type { FingerprintParams, HashName } from '../../src/types.js';
@@ -102,8 +102,8 @@ export function goldenInputs(): Array<[string, string]> {
 
 /**
  * One input's results under every parameter set, as a compact line: what analyzeText returns
- * (it validates the parameters and runs exactly this; src/pipeline.ts is not imported so that this
- * check runs on the text and fingerprint modules alone).
+ * (it validates the parameters and runs exactly this; analyze-text.ts is not imported so that this
+ * check runs on the normalisation and the one-pass analysis alone).
  */
 export function goldenLine(text: string): string {
   const parts: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * Records fixtures/golden-analyses.json from the current analyzeText (run only from a build whose
- * outputs are the reference): npx tsx test/fingerprint/record-golden.ts
+ * outputs are the reference): npx tsx test/analyze/record-golden.ts
  */
 import { writeFileSync } from 'node:fs';
 import { GOLDEN_FILE, goldenInputs, goldenLine } from './golden-cases.js';

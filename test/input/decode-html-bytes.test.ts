@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { charsetFromContentType, charsetFromMeta, decodeHtmlBytes, decodeTextBytes } from '../../src/batch/decode-html-bytes.js';
+import { charsetFromContentType, charsetFromMeta, decodeHtmlBytes, decodeTextBytes } from '../../src/input/decode-html-bytes.js';
 
 const html = '<html><head><title>Café</title></head><body><p>Привет — déjà vu</p></body></html>';
 

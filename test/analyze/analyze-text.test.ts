@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config.js';
 import { fingerprintToHex, hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
-import { analyzeHtml, analyzeText, fingerprintParamsFrom } from '../../src/pipeline.js';
+import { analyzeHtml, analyzeText, fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
 import { NORMALIZER_VERSION } from '../../src/text/normalizer-version.js';
 import { StemCache } from '../../src/text/stem-cache.js';
 import type { FingerprintParams, HashName } from '../../src/types.js';
