@@ -28,7 +28,8 @@ export { comparableUrl } from './report/comparable-url.js';
 export type { ClusterReport, Cluster, ClusterMember, ClusterStats, HostMirror } from './report/cluster-report.js';
 
 // fingerprint: text in, fingerprint out (each stage usable alone)
-export { analyzeText, analyzeHtml, fingerprintParamsFrom } from './analyze/analyze-text.js';
+export { analyzeText, fingerprintParamsFrom } from './analyze/analyze-text.js';
+export { analyzeHtml } from './analyze/analyze-html.js';
 export type { AnalyzeOptions } from './analyze/analyze-text.js';
 export { normalizeText } from './text/normalize-text.js';
 export { foldHomoglyphs, dominantScript } from './text/fold-homoglyphs.js';
@@ -94,6 +95,8 @@ export type { AnalyzedPage } from './analyze/analyze-page.js';
 export type { PipelineOptions } from './pipeline.js';
 export { crawl } from './crawl/crawl.js';
 export type { CrawlOptions, CrawlSummary, CrawlProgress, CrawlPageEvent } from './crawl/crawl.js';
+
+// the crawlee plug-in: neardup inside any crawlee crawler
 export { Deduplicator } from './crawlee/deduplicator.js';
 export type { DeduplicatorOptions, Verdict, VerdictMatch, JudgeSource, EnqueueLinksContext } from './crawlee/deduplicator.js';
 export type { CrawlingContextLike, CrawleeRequestLike, PageLike } from './crawlee/read-page-source.js';

@@ -112,8 +112,7 @@ export class Pipeline {
     } catch (error) {
       const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
       this.countError();
-      this.recordSkip(input.url, 'parse-error', detail);
-      return { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
+      return { decision: this.recordSkip(input.url, 'parse-error', detail), finalUrl: null, title: page.title, detail };
     }
     const decision = this.commit(analyzed);
     return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
@@ -159,11 +158,15 @@ export class Pipeline {
     return decisions as Decision[];
   }
 
-  /** Records a page that was not processed (fetch failure, robots, scope, ...). */
-  recordSkip(url: string, reason: SkipReason, detail?: string): void {
+  /**
+   * Records a page that was not processed (fetch failure, robots, scope, ...). Returns the URL's
+   * decision: this skip, or the decision it got earlier (a URL is judged once).
+   */
+  recordSkip(url: string, reason: SkipReason, detail?: string): Decision {
     this.assertOpen();
-    this.index.recordSkip(url, reason, detail);
-    this.countSkip(reason);
+    const decision = this.index.recordSkip(url, reason, detail);
+    this.count(decision);
+    return decision;
   }
 
   /** Counts a failure that is not a page's fault (an unexpected error while handling it). */
@@ -193,20 +196,19 @@ export class Pipeline {
 
   private skip(analyzed: AnalyzedPage): Decision {
     const reason = analyzed.skip?.reason ?? 'no-text';
-    this.recordSkip(analyzed.url, reason, analyzed.skip?.detail ?? 'no fingerprint');
+    const decision = this.recordSkip(analyzed.url, reason, analyzed.skip?.detail ?? 'no fingerprint');
     // A page too short to judge (a home page, a list of articles) still cites the pages it links to.
     this.recordLinksOf(analyzed);
-    return { kind: 'skipped', reason };
-  }
-
-  private countSkip(reason: SkipReason): void {
-    this.counters.processed++;
-    this.counters.skipped++;
-    this.counters.skippedBy[reason] = (this.counters.skippedBy[reason] ?? 0) + 1;
+    return decision;
   }
 
   /** Counts a decision and records the page's links (a stored page's corpus line is written before). */
   private afterDecision(analyzed: AnalyzedPage, decision: Decision): void {
+    this.count(decision);
+    this.recordLinksOf(analyzed);
+  }
+
+  private count(decision: Decision): void {
     this.counters.processed++;
     if (decision.kind === 'stored') {
       this.counters.stored++;
@@ -218,7 +220,6 @@ export class Pipeline {
       this.counters.skipped++;
       this.counters.skippedBy[decision.reason] = (this.counters.skippedBy[decision.reason] ?? 0) + 1;
     }
-    this.recordLinksOf(analyzed);
   }
 
   /**

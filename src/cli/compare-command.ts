@@ -17,12 +17,12 @@ export function registerCompare(program: Command): void {
     .option('--distance <k>', 'near-duplicate threshold k (default: config fingerprint.distance, 3)', intFlag('distance', 0, 31));
   addFingerprintOptions(command)
     .option('--json', 'print {"distance","verdict","threshold","a","b"} as JSON', false)
-    .action((a: string, b: string, flags: FingerprintFlags & { readonly distance?: number; readonly json: boolean }, cmd: Command) => {
+    .action(async (a: string, b: string, flags: FingerprintFlags & { readonly distance?: number; readonly json: boolean }, cmd: Command) => {
       if (a === '-' && b === '-') throw new ValidationError('Expected at most one of `a` and `b` to be `-` (standard input)');
       const config = configFrom(cmd, flags);
       const html = flags.html === true;
-      const left = analyzeInputFile(a, config, html);
-      const right = analyzeInputFile(b, config, html);
+      const left = await analyzeInputFile(a, config, html);
+      const right = await analyzeInputFile(b, config, html);
       const distance = hammingDistance(left.fingerprint!, right.fingerprint!);
       const threshold = config.fingerprint.distance;
       const verdict = distance <= threshold ? 'near-duplicate' : 'distinct';

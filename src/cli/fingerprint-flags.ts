@@ -41,6 +41,6 @@ export function configFrom(command: Command, flags: FingerprintFlags & { readonl
 }
 
 /** Reads and analyses one input file (or `-`); NoFeaturesError when it has no words. */
-export function analyzeInputFile(path: string, config: Config, html: boolean): TextAnalysis {
+export function analyzeInputFile(path: string, config: Config, html: boolean): Promise<TextAnalysis> {
   return analyzeDocument(readTextInput(path), fingerprintParamsFrom(config.fingerprint), html, describeInputPath(path));
 }

@@ -24,7 +24,8 @@
 import type { CheerioAPI } from 'cheerio';
 import { loadConfig, type Config, type PartialConfig } from '../config.js';
 import { StorageError, ValidationError, describeValue } from '../errors.js';
-import { Pipeline, analyzePage, analyzeParsedPage, type AnalyzedPage } from '../pipeline.js';
+import { analyzePage, analyzeParsedPage, type AnalyzedPage } from '../analyze/analyze-page.js';
+import { Pipeline } from '../pipeline.js';
 import type { Decision, PageInput, PipelineCounters, SkipReason } from '../types.js';
 import {
   isCrawlingContext, readCrawlingContext, readPageLike, type CrawlingContextLike, type PageLike, type PageSource,
@@ -188,8 +189,8 @@ export class Deduplicator {
     return $ === null ? analyzePage(input, this.config, options) : analyzeParsedPage($, input, this.config, options);
   }
 
+  /** Records a skip; the verdict is the URL's decision, the earlier one if it was judged before. */
   private recordSkip(input: PageInput, reason: SkipReason, detail: string): Verdict {
-    this.pipeline.recordSkip(input.url, reason, detail);
-    return { kind: 'skipped', url: input.url, duplicate: false, reason, detail };
+    return verdictOf(input.url, this.pipeline.recordSkip(input.url, reason, detail), detail);
   }
 }

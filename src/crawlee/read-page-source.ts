@@ -5,7 +5,7 @@
  * read by shape, so neardup depends on no crawler package and any crawlee 3 crawler works.
  */
 import type { CheerioAPI } from 'cheerio';
-import { decodeHtmlBytes, looksBinary } from '../batch/decode-html-bytes.js';
+import { decodeHtmlBytes, looksBinary } from '../input/decode-html-bytes.js';
 import { ValidationError, describeValue } from '../errors.js';
 import type { PageInput, SkipReason } from '../types.js';
 
