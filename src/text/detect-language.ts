@@ -12,7 +12,6 @@
 import { data } from 'franc-min/data.js';
 import { expressions } from 'franc-min/expressions.js';
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
-import { bmpUnits } from './bmp-units.js';
 import { tokenize } from './tokenize.js';
 
 export interface DetectLanguageOptions {
@@ -45,25 +44,6 @@ interface TrigramTable {
   readonly row: Int32Array;
 }
 
-function buildTrigramTable(trigrams: readonly string[]): TrigramTable {
-  let capacity = 16;
-  while (capacity < trigrams.length * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const keyA = new Int32Array(capacity).fill(-1);
-  const keyB = new Uint32Array(capacity);
-  const row = new Int32Array(capacity);
-  trigrams.forEach((t, r) => {
-    const a = t.charCodeAt(0);
-    const b = ((t.charCodeAt(1) << 16) | t.charCodeAt(2)) >>> 0;
-    let slot = trigramSlot(a, b, mask);
-    while (keyA[slot] !== -1) slot = (slot + 1) & mask;
-    keyA[slot] = a;
-    keyB[slot] = b;
-    row[slot] = r;
-  });
-  return { mask, keyA, keyB, row };
-}
-
 function rowOf(table: TrigramTable, a: number, b: number): number {
   let slot = trigramSlot(a, b, table.mask);
   for (;;) {
@@ -84,19 +64,48 @@ interface ScriptModel {
   readonly onceCosts: Int16Array;
 }
 
+/**
+ * A script's model from franc's data, in one pass over its trigrams: rows are numbered in order of
+ * first appearance (languages in data order) straight in the open-addressing table, with no string
+ * map, and the rank of a trigram listed twice in one language is its last (as franc keeps it).
+ */
 function buildModel(languagesData: Readonly<Record<string, string>>): ScriptModel {
   const languages = Object.keys(languagesData);
-  const rowOfTrigram = new Map<string, number>();
+  const width = languages.length;
   const lists = languages.map((lang) => languagesData[lang]!.split('|'));
-  for (const list of lists) for (const trigram of list) if (!rowOfTrigram.has(trigram)) rowOfTrigram.set(trigram, rowOfTrigram.size);
-  const ranks = new Int16Array(rowOfTrigram.size * languages.length).fill(-1);
+  let total = 0;
+  for (const list of lists) total += list.length;
+  let capacity = 16;
+  while (capacity < total * 2) capacity *= 2;
+  const mask = capacity - 1;
+  const keyA = new Int32Array(capacity).fill(-1);
+  const keyB = new Uint32Array(capacity);
+  const row = new Int32Array(capacity);
+  const rowOfEntry = new Int32Array(total);
+  let rowCount = 0;
+  let k = 0;
+  for (const list of lists) {
+    for (const t of list) {
+      const a = t.charCodeAt(0);
+      const b = ((t.charCodeAt(1) << 16) | t.charCodeAt(2)) >>> 0;
+      let slot = trigramSlot(a, b, mask);
+      while (keyA[slot] !== -1 && (keyA[slot] !== a || keyB[slot] !== b)) slot = (slot + 1) & mask;
+      if (keyA[slot] === -1) {
+        keyA[slot] = a;
+        keyB[slot] = b;
+        row[slot] = rowCount++;
+      }
+      rowOfEntry[k++] = row[slot]!;
+    }
+  }
+  const ranks = new Int16Array(rowCount * width).fill(-1);
+  k = 0;
   lists.forEach((list, l) => {
-    // franc keeps the last index for a trigram listed twice.
-    list.forEach((trigram, rank) => { ranks[rowOfTrigram.get(trigram)! * languages.length + l] = rank; });
+    for (let rank = 0; rank < list.length; rank++) ranks[rowOfEntry[k++]! * width + l] = rank;
   });
-  const rows = buildTrigramTable([...rowOfTrigram.keys()]);
-  const onceCosts = ranks.map((rank) => (rank < 0 ? MAX_DIFFERENCE : rank));
-  return { languages, rows, ranks, onceCosts };
+  const onceCosts = new Int16Array(ranks.length);
+  for (let i = 0; i < ranks.length; i++) onceCosts[i] = ranks[i]! < 0 ? MAX_DIFFERENCE : ranks[i]!;
+  return { languages, rows: { mask, keyA, keyB, row }, ranks, onceCosts };
 }
 
 /**
@@ -117,24 +126,32 @@ function modelFor(script: string): ScriptModel | undefined {
 
 const SCRIPT_EXPRESSIONS: ReadonlyArray<readonly [string, RegExp]> = Object.entries(expressions);
 
-/** Non-global copies, for testing one surrogate pair (astral characters are rare). */
+/** Non-global copies matching one whole character: a surrogate pair, or a BMP unit (see scriptsOfUnit). */
 const PAIR_EXPRESSIONS: readonly RegExp[] = SCRIPT_EXPRESSIONS.map(([, expression]) => new RegExp(`^(?:${expression.source})$`));
 
+/** Set in a BMP_SCRIPTS entry once it is computed (there are fewer than 31 expressions). */
+const KNOWN = 0x8000_0000;
+
 /**
- * For every BMP code unit, a bit mask of the script expressions that match it (bit i: expression i),
- * built once by running each expression, repeated, over a string of all BMP units (bmp-units.ts):
- * each match is a run of units the expression matches one by one.
+ * Per BMP code unit: KNOWN plus a bit mask of the script expressions that match it (bit i:
+ * expression i), computed on a unit's first sight (pure, so a lookup never depends on earlier ones;
+ * lazy because testing 65,536 units at load slowed a short command's start-up). One per thread.
  */
-const BMP_SCRIPTS = (() => {
-  const masks = new Uint32Array(0x10000);
-  const all = bmpUnits();
-  SCRIPT_EXPRESSIONS.forEach(([, expression], bit) => {
-    for (const match of all.matchAll(new RegExp(`(?:${expression.source})+`, 'g'))) {
-      for (let u = match.index; u < match.index + match[0].length; u++) masks[u]! |= 1 << bit;
-    }
-  });
-  return masks;
-})();
+const BMP_SCRIPTS = new Uint32Array(0x10000);
+
+function scriptsOfUnit(unit: number): number {
+  const known = BMP_SCRIPTS[unit]!;
+  if (known !== 0) return known & ~KNOWN;
+  let mask = 0;
+  if (unit < 0xd800 || unit > 0xdfff) {
+    const ch = String.fromCharCode(unit);
+    PAIR_EXPRESSIONS.forEach((expression, bit) => {
+      if (expression.test(ch)) mask |= 1 << bit;
+    });
+  }
+  BMP_SCRIPTS[unit] = (mask | KNOWN) >>> 0;
+  return mask;
+}
 
 /** franc's script choice: the expression matching the most characters (first on ties). */
 function topScript(value: string): readonly [string, number] {
@@ -152,7 +169,7 @@ function topScript(value: string): readonly [string, number] {
         continue;
       }
     }
-    let mask = BMP_SCRIPTS[unit]!;
+    let mask = scriptsOfUnit(unit);
     while (mask !== 0) {
       const bit = 31 - Math.clz32(mask);
       counts[bit]!++;

@@ -3,7 +3,6 @@
  * Snowball stem. Tokens of scripts written without spaces (one character each) and tokens with
  * digits are kept as they are.
  */
-import { bmpUnits } from './bmp-units.js';
 import { createStemmer, hasFastStemmer, hasStemmer, stopWordsFor, type Stemmer } from './language-resources.js';
 import type { StemCache } from './stem-cache.js';
 
@@ -16,20 +15,22 @@ export interface StemOptions {
 
 const HAS_DIGIT = /\p{N}/u;
 
-/** Whether each BMP code unit is a number character (\p{N}); astral ones are tested by the regex. */
-const BMP_DIGIT = (() => {
-  const table = new Uint8Array(0x10000);
-  // Runs of \p{N} in a string of all BMP units (see bmp-units.ts), not one test per code unit.
-  for (const match of bmpUnits().matchAll(/\p{N}+/gu)) table.fill(1, match.index, match.index + match[0].length);
-  return table;
-})();
+/**
+ * Per BMP code unit: 0 not looked at yet, 1 not a number character, 2 a number character (\p{N}),
+ * filled in on a unit's first sight (a pure test, so a lookup never depends on earlier ones; lazy
+ * because testing all 65,536 units at load slowed a short command's start-up). Astral units are
+ * tested by the regex.
+ */
+const BMP_DIGIT = new Uint8Array(0x10000);
 
 /** `HAS_DIGIT.test(word)` by table. */
 function hasDigit(word: string): boolean {
   for (let i = 0; i < word.length; i++) {
     const unit = word.charCodeAt(i);
     if (unit >= 0xd800 && unit <= 0xdfff) return HAS_DIGIT.test(word);
-    if (BMP_DIGIT[unit] === 1) return true;
+    let digit = BMP_DIGIT[unit]!;
+    if (digit === 0) digit = BMP_DIGIT[unit] = HAS_DIGIT.test(String.fromCharCode(unit)) ? 2 : 1;
+    if (digit === 2) return true;
   }
   return false;
 }

@@ -12,8 +12,6 @@
  * line break is a soft wrap inside a paragraph. Paragraphs without tokens are left out.
  */
 
-import { bmpUnits } from './bmp-units.js';
-
 const SEPARATOR = 0;
 const WORD = 1;
 const SOLO = 2;
@@ -29,25 +27,25 @@ function classify(ch: string): number {
   return SOLO_SCRIPT.test(ch) ? SOLO : WORD;
 }
 
+/** A BMP_CLASS entry not computed yet (no class has this value). */
+const UNCLASSIFIED = 0xff;
+
 /**
- * Class of every BMP code unit (what classify gives it); surrogates are separators (pairs are
- * classified on the fly). Built from the runs each property matches in one string of all units,
- * a few thousand matches instead of 65,536 classify calls (a short command's start-up pays this).
+ * Class of each BMP code unit, filled in on a unit's first sight: classify is pure, so the table
+ * only ever holds its answers, and a lookup's result never depends on earlier lookups. Filled
+ * lazily because classifying all 65,536 units at load took a large share of a short command's
+ * start-up, while a text meets a few hundred distinct units. One table per thread.
  */
-const BMP_CLASS = (() => {
-  const table = new Uint8Array(0x10000);
-  const all = bmpUnits();
-  // Later fills win, in classify's order of precedence: MARK over SOLO over WORD.
-  const fills: ReadonlyArray<readonly [RegExp, number]> = [
-    [/[\p{L}\p{N}]+/gu, WORD],
-    [new RegExp(`(?:(?=[\\p{L}\\p{N}])${SOLO_SCRIPT.source.slice(1, -1)})+`, 'gu'), SOLO],
-    [/\p{M}+/gu, MARK],
-  ];
-  for (const [runs, cls] of fills) {
-    for (const match of all.matchAll(runs)) table.fill(cls, match.index, match.index + match[0].length);
-  }
-  return table;
-})();
+const BMP_CLASS = new Uint8Array(0x10000).fill(UNCLASSIFIED);
+
+/** Class of a BMP code unit; surrogates are separators (pairs are classified on the fly). */
+function bmpClass(unit: number): number {
+  const known = BMP_CLASS[unit]!;
+  if (known !== UNCLASSIFIED) return known;
+  const cls = unit >= 0xd800 && unit <= 0xdfff ? SEPARATOR : classify(String.fromCharCode(unit));
+  BMP_CLASS[unit] = cls;
+  return cls;
+}
 
 export interface TokenTable {
   /** The text the spans point into. */
@@ -105,7 +103,7 @@ function classAt(text: string, i: number, n: number): number {
     const low = text.charCodeAt(i + 1);
     if (low >= 0xdc00 && low <= 0xdfff) return classify(text.slice(i, i + 2)) + 4;
   }
-  return BMP_CLASS[unit]!;
+  return bmpClass(unit);
 }
 
 /** Tokens of `text` as a table of ids and spans. Expects normalised text but accepts any string. */
@@ -147,7 +145,7 @@ export function tokenTable(text: string): TokenTable {
     while (i < n) {
       const unit = text.charCodeAt(i);
       if (unit < 0xd800 || unit > 0xdfff) {
-        const c = BMP_CLASS[unit]!;
+        const c = bmpClass(unit);
         if (c !== MARK && (c !== WORD || cls !== WORD)) break;
         h = Math.imul(h ^ unit, 0x01000193);
         i++;
