@@ -1,10 +1,10 @@
 /**
  * The examples' command line: `[--data <dir>] [--concurrency <n>] [url...]`. With no URL they serve
- * the bundled demo site (scripts/demo-site: a news site on 127.0.0.1 and a site copying it on
+ * the bundled demo site (test/helpers/demo-site: a news site on 127.0.0.1 and a site copying it on
  * localhost) for the length of the crawl.
  */
 import { parseArgs } from 'node:util';
-import { startDemoSite } from '../scripts/demo-site/demo-site.js';
+import { startDemoSite } from '../test/helpers/demo-site/demo-site.js';
 import type { Verdict } from 'neardup';
 
 export interface ExampleRun {

@@ -21,6 +21,7 @@ import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Requ
 import type { CheerioAPI } from 'cheerio';
 import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../input/decode-html-bytes.js';
 import type { HostPacer } from './host-pacer.js';
+import { hostnameOf } from '../url/url-host.js';
 import { PageSkipError } from '../errors.js';
 
 /** Content types fetched as pages; anything else is recorded `not-html` without reading its body. */
@@ -55,14 +56,6 @@ export interface PageFetchPolicy {
   readonly budget: number;
   /** Called once for each request that failed for good (after retries), instead of crawlee's error log. */
   readonly onFailed: (context: CheerioCrawlingContext, error: Error) => Promise<void> | void;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
 }
 
 function mediaType(contentType: string | undefined): string | null {
@@ -213,7 +206,7 @@ export class PageCrawler extends CheerioCrawler {
       this.stop('page budget reached');
       return true;
     }
-    const wait = this.policy.pacer === null ? 0 : this.policy.pacer.reserve(hostOf(request.url));
+    const wait = this.policy.pacer === null ? 0 : this.policy.pacer.reserve(hostnameOf(request.url));
     if (wait > 0) {
       this.putBack(request, source, wait);
       return true;

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scanPersistedQueue } from '../../src/crawl/persisted-queue.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'neardup-queue-'));
+  dir = makeTempDir('neardup-queue-');
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { CheerioCrawler, Configuration, LogLevel } from '@crawlee/cheerio';
 import { HttpCrawler } from '@crawlee/http';
 import { parseHTML } from 'linkedom';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dailySamplePage, loadDemoArticles } from '../../scripts/demo-site/demo-site.js';
+import { dailySamplePage, loadDemoArticles } from '../helpers/demo-site/demo-site.js';
 import { defaultConfig } from '../../src/config.js';
 import { ValidationError } from '../../src/errors.js';
 import { Deduplicator, type Verdict } from '../../src/index.js';

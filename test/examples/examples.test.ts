@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoSite, type DemoSite } from '../../scripts/demo-site/demo-site.js';
+import { startDemoSite, type DemoSite } from '../helpers/demo-site/demo-site.js';
 import { defaultConfig } from '../../src/config.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeText, defaultConfig, fingerprintParamsFrom, fingerprintToHex } from '../../src/index.js';
-import { loadDemoArticles } from '../../scripts/demo-site/demo-site.js';
+import { loadDemoArticles } from '../helpers/demo-site/demo-site.js';
 import { run, writeConsumerProject, type CommandRun, type PackedTarball } from './consumer-project.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
