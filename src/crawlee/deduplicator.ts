@@ -139,8 +139,11 @@ export class Deduplicator {
     if (isCrawlingContext(source)) {
       const known = this.byRequest.get(source.request);
       if (known !== undefined) return known;
+      const { request } = source;
       const verdict = readCrawlingContext(source).then((read) => this.commit(read));
-      this.byRequest.set(source.request, verdict);
+      this.byRequest.set(request, verdict);
+      // A failed judgement is not kept: crawlee's retry of the request (same object) judges again.
+      verdict.catch(() => this.byRequest.delete(request));
       return verdict;
     }
     if (typeof source !== 'object' || source === null) {
