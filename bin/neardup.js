@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so `neardup` works right after `npm ci`.
-import { register } from 'tsx/esm/api';
+// The installed CLI: the compiled JavaScript in dist/ (built by `npm run build`, which `npm ci`
+// and `npm install` run through the `prepare` script). From the sources: scripts/neardup-from-source.js.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli.ts');
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (existsSync(cli)) {
+  await import(cli.href);
+} else {
+  process.stderr.write('neardup: dist/ is missing; run `npm run build` in the neardup folder\n');
+  process.exitCode = 70;
+}

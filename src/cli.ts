@@ -5,16 +5,10 @@
  */
 import { Command, CommanderError } from 'commander';
 import { reportError } from './cli/shared.js';
-import { registerFingerprint } from './cli/fingerprint-command.js';
-import { registerCompare } from './cli/compare-command.js';
-import { registerExtract } from './cli/extract-command.js';
-import { registerCrawl } from './cli/crawl-command.js';
-import { registerDedup } from './cli/dedup-command.js';
-import { registerClusters } from './cli/clusters-command.js';
-import { registerEval } from './cli/eval-command.js';
-import { registerFilter } from './cli/filter-command.js';
+import { registerCommands } from './cli/register-commands.js';
 
-export function buildProgram(): Command {
+/** The program with the commands `argv` needs (each command's module is loaded only when used). */
+export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('neardup')
     .description('Near-duplicate detection for web crawls: main text, 64-bit simhash, SQLite index')
     .version('0.1.0')
@@ -22,21 +16,14 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .option('--config <file>', 'JSON file overlaid on config/default.json (also NEARDUP_CONFIG)');
-  registerCrawl(program);
-  registerExtract(program);
-  registerFingerprint(program);
-  registerCompare(program);
-  registerDedup(program);
-  registerClusters(program);
-  registerEval(program);
-  registerFilter(program);
+  await registerCommands(program, argv);
   return program;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
-  for (const cmd of program.commands) cmd.exitOverride();
   try {
+    const program = await buildProgram(argv);
+    for (const cmd of program.commands) cmd.exitOverride();
     await program.parseAsync([...argv], { from: 'user' });
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (error) {

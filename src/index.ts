@@ -24,7 +24,8 @@ export { scorePage, aggregateScores } from './extract/extraction-score.js';
 export type { PageScore, ExtractionScore } from './extract/extraction-score.js';
 
 // analysis: text (or a page) in, fingerprint out
-export { analyzeText, analyzeHtml, fingerprintParamsFrom, StemCache } from './analyze/analyze-text.js';
+export { analyzeText, fingerprintParamsFrom, StemCache } from './analyze/analyze-text.js';
+export { analyzeHtml } from './analyze/analyze-html.js';
 export type { AnalyzeOptions } from './analyze/analyze-text.js';
 export { analyzePage } from './analyze/analyze-page.js';
 export type { AnalyzedPage } from './analyze/analyze-page.js';
@@ -50,6 +51,11 @@ export type { CrawlOptions, CrawlSummary, CrawlProgress, CrawlPageEvent } from '
 export { dedupBatch } from './batch/dedup-batch.js';
 export type { BatchSummary, BatchProgress, DedupBatchOptions } from './batch/dedup-batch.js';
 export type { BatchProblem } from './input/batch-entry.js';
+
+// the crawlee plug-in: neardup inside any crawlee crawler (CheerioCrawler, PlaywrightCrawler, ...)
+export { Deduplicator } from './crawlee/deduplicator.js';
+export type { DeduplicatorOptions, Verdict, VerdictMatch, JudgeSource, EnqueueLinksContext } from './crawlee/deduplicator.js';
+export type { CrawlingContextLike, CrawleeRequestLike, PageLike } from './crawlee/read-page-source.js';
 
 // report: clusters, primaries, host mirrors
 export { loadClusterReport } from './report/load-cluster-report.js';

@@ -119,8 +119,7 @@ export class Pipeline {
     } catch (error) {
       const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
       this.countError();
-      await this.recordSkip(input.url, 'parse-error', detail);
-      return { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
+      return { decision: await this.recordSkip(input.url, 'parse-error', detail), finalUrl: null, title: page.title, detail };
     }
     const decision = await this.commit(analyzed);
     return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
@@ -166,11 +165,16 @@ export class Pipeline {
     return decisions as Decision[];
   }
 
-  /** Records a page that was not processed (fetch failure, robots, scope, ...). */
-  async recordSkip(url: string, reason: SkipReason, detail?: string): Promise<void> {
+  /**
+   * Records a page that was not processed (fetch failure, robots, scope, ...). Returns the URL's
+   * decision: this skip, or the decision it got earlier (a URL is judged once; marked `repeated`).
+   */
+  async recordSkip(url: string, reason: SkipReason, detail?: string): Promise<Decision> {
     this.assertOpen();
-    if (await this.index.recordSkip(url, reason, detail)) this.countSkip(reason);
-    else this.counters.processed++;
+    const decision = await this.index.recordSkip(url, reason, detail);
+    if (decision.repeated === true) this.counters.processed++;
+    else this.countSkip(reason);
+    return decision;
   }
 
   /** Counts a failure that is not a page's fault (an unexpected error while handling it). */
@@ -200,10 +204,10 @@ export class Pipeline {
 
   private async skip(analyzed: AnalyzedPage): Promise<Decision> {
     const reason = analyzed.skip?.reason ?? 'no-text';
-    await this.recordSkip(analyzed.url, reason, analyzed.skip?.detail ?? 'no fingerprint');
+    const decision = await this.recordSkip(analyzed.url, reason, analyzed.skip?.detail ?? 'no fingerprint');
     // A page too short to judge (a home page, a list of articles) still cites the pages it links to.
     await this.recordLinksOf(analyzed);
-    return { kind: 'skipped', reason };
+    return decision;
   }
 
   private countSkip(reason: SkipReason): void {

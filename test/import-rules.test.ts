@@ -53,6 +53,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   cascade: ['errors', 'types', 'config', 'text', 'synonyms'],
   crawl: ['errors', 'types', 'config', 'url', 'input', 'store', 'analyze', 'pipeline'],
   batch: ['errors', 'types', 'config', 'input', 'analyze', 'pipeline'],
+  crawlee: ['errors', 'types', 'config', 'input', 'analyze', 'pipeline'],
   report: ['errors', 'types', 'config', 'url', 'fingerprint', 'fingerprint-index', 'store'],
   eval: ['errors', 'types', 'config', 'input', 'analyze', 'fingerprint'],
   cli: ['errors', 'types', 'config', 'input', 'analyze', 'extract', 'fingerprint', 'store', 'crawl', 'batch', 'report', 'eval', 'filter', 'synonyms'],
@@ -84,7 +85,9 @@ describe('import rules of src/', () => {
   });
 
   it('one CLI command never imports another', () => {
-    const bad = edges.filter((e) => e.from === 'cli' && e.file !== 'cli.ts' && /-command\.ts$/.test(e.target)).map((e) => `${e.file} → ${e.target}`);
+    // The entry (cli.ts) and its lazy registry of commands (cli/register-commands.ts) load them.
+    const loaders = new Set(['cli.ts', 'cli/register-commands.ts']);
+    const bad = edges.filter((e) => e.from === 'cli' && !loaders.has(e.file) && /-command\.ts$/.test(e.target)).map((e) => `${e.file} → ${e.target}`);
     expect(bad).toEqual([]);
   });
 

@@ -5,13 +5,12 @@
  */
 import type { Config } from '../config.js';
 import { ValidationError, describeValue } from '../errors.js';
-import { extractHtml } from '../extract/extract-page.js';
 import { assertFingerprintParams } from '../fingerprint/fingerprint-params.js';
 import { MAX_SKETCH_SIZE } from '../fingerprint/shingle-sketch.js';
 import { normalizeText } from '../text/normalize-text.js';
 import { NORMALIZER_VERSION } from '../text/normalizer-version.js';
 import type { StemCache } from '../text/stem-cache.js';
-import type { ExtractedPage, FingerprintParams, TextAnalysis } from '../types.js';
+import type { FingerprintParams, TextAnalysis } from '../types.js';
 import { analyzeNormalizedText } from './analyze-normalized-text.js';
 
 /** Stems kept across analyses: one per thread of a long run (see AnalyzeOptions.stemCache). */
@@ -70,10 +69,4 @@ export function analyzeText(text: string, params: FingerprintParams, options: An
     throw new ValidationError(`Expected \`sketchSize\` to be an integer 0–${MAX_SKETCH_SIZE}, got ${describeValue(sketchSize)}`);
   }
   return analyzeNormalizedText(normalizeText(text), params, options.stemCache, sketchSize);
-}
-
-/** HTML in: the page's main text (src/extract/) and its analysis. */
-export function analyzeHtml(html: string, params: FingerprintParams, url?: string, options: AnalyzeOptions = {}): { page: ExtractedPage; analysis: TextAnalysis } {
-  const page = extractHtml(html, url);
-  return { page, analysis: analyzeText(page.text, params, options) };
 }

@@ -22,13 +22,13 @@ export function registerCompare(program: Command): void {
   addFingerprintOptions(command)
     .addOption(verifyOption())
     .option('--json', 'print {"distance","verdict","threshold","similarity","containment","a","b"} as JSON', false)
-    .action((a: string, b: string, flags: FingerprintFlags & { readonly distance?: number; readonly json: boolean; readonly verify?: 'on' | 'off' }, cmd: Command) => {
+    .action(async (a: string, b: string, flags: FingerprintFlags & { readonly distance?: number; readonly json: boolean; readonly verify?: 'on' | 'off' }, cmd: Command) => {
       if (a === '-' && b === '-') throw new ValidationError('Expected at most one of `a` and `b` to be `-` (standard input)');
       const base = configFrom(cmd, flags);
       const config = flags.verify === undefined ? base : { ...base, verify: { ...base.verify, enabled: flags.verify === 'on' } };
       const html = flags.html === true;
-      const left = analyzeInputFile(a, config, html);
-      const right = analyzeInputFile(b, config, html);
+      const left = await analyzeInputFile(a, config, html);
+      const right = await analyzeInputFile(b, config, html);
       const distance = hammingDistance(left.fingerprint!, right.fingerprint!);
       const threshold = config.fingerprint.distance;
       const measured = (x: typeof left) => ({ fingerprint: x.fingerprint, textHash: x.textHash, sketch: x.sketch ?? null });

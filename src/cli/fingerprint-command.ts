@@ -10,9 +10,9 @@ export function registerFingerprint(program: Command): void {
     .argument('<file>', 'text file to read, or - for standard input');
   addFingerprintOptions(command)
     .option('--json', 'print {"fingerprint","language","tokens","features","textHash"} as JSON', false)
-    .action((file: string, flags: FingerprintFlags & { readonly json: boolean }, cmd: Command) => {
+    .action(async (file: string, flags: FingerprintFlags & { readonly json: boolean }, cmd: Command) => {
       const config = configFrom(cmd, flags);
-      const analysis = analyzeInputFile(file, config, flags.html === true);
+      const analysis = await analyzeInputFile(file, config, flags.html === true);
       const hex = fingerprintToHex(analysis.fingerprint!);
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({

@@ -41,7 +41,7 @@ export function configFrom(command: Command, flags: FingerprintFlags & { readonl
 }
 
 /** Reads and analyses one input file (or `-`); NoFeaturesError when it has no words. */
-export function analyzeInputFile(path: string, config: Config, html: boolean): TextAnalysis {
+export function analyzeInputFile(path: string, config: Config, html: boolean): Promise<TextAnalysis> {
   // The sketch only when the second stage is on (compare reports its similarity).
   const options = { sketchSize: config.verify.enabled ? config.verify.sketchSize : 0 };
   return analyzeDocument(readTextInput(path), fingerprintParamsFrom(config.fingerprint), html, describeInputPath(path), options);

@@ -182,10 +182,13 @@ export class FingerprintIndex {
     return this.#write(body);
   }
 
-  /** Records a page that was not judged, with its reason. Idempotent by URL: false when the URL was recorded before. */
-  recordSkip(url: string, reason: SkipReason, detail: string | null = null): boolean {
+  /**
+   * Records a page that was not judged, with its reason. Idempotent by URL: returns the URL's
+   * decision, the earlier one (marked `repeated`, nothing written) if it has one.
+   */
+  recordSkip(url: string, reason: SkipReason, detail: string | null = null): Decision {
     assertSkip(url, reason, detail);
-    return this.#write(() => this.#prior(url) === null && this.#insertSkip(url, reason, detail));
+    return this.#write(() => this.#prior(url) ?? this.#insertSkip(url, reason, detail));
   }
 
   /** Records the links of a page (distinct from → to pairs; a self-link is ignored). */
@@ -289,10 +292,10 @@ export class FingerprintIndex {
     return reason === undefined ? null : { kind: 'skipped', reason, repeated: true };
   }
 
-  #insertSkip(url: string, reason: SkipReason, detail: string | null): true {
+  #insertSkip(url: string, reason: SkipReason, detail: string | null): Decision {
     this.#sql.insertSkipped.run(url, reason, detail, Date.now());
     this.#pending.skipped++;
-    return true;
+    return { kind: 'skipped', reason };
   }
 
   /** Inside a write transaction: decide and record one document. */

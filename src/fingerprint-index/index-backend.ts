@@ -15,8 +15,8 @@ export interface IndexBackend {
   check(fingerprint: Fingerprint | null, textHash: string): Promise<Match | null>;
   checkAndInsert(doc: IndexCandidate): Promise<Decision>;
   checkAndInsertMany(docs: readonly IndexCandidate[]): Promise<Decision[]>;
-  /** Records a skipped URL; false when the URL was judged or skipped before (nothing written). */
-  recordSkip(url: string, reason: SkipReason, detail?: string | null): Promise<boolean>;
+  /** Records a skipped URL; returns its decision: this skip, or the earlier one (marked `repeated`, nothing written). */
+  recordSkip(url: string, reason: SkipReason, detail?: string | null): Promise<Decision>;
   recordLinks(fromUrl: string, toUrls: readonly string[]): Promise<void>;
   get(id: number): Promise<StoredDocument | undefined>;
   /** URL → number of distinct other pages linking to it. */

@@ -6,8 +6,17 @@
  * UTF-8 if the bytes are valid UTF-8, and finally chardet's guess. Legacy encodings
  * (windows-1251, Shift_JIS, ...) are decoded with iconv-lite.
  */
-import chardet from 'chardet';
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
+import type chardet from 'chardet';
+import type iconv from 'iconv-lite';
+
+const require = createRequire(import.meta.url);
+/**
+ * iconv-lite and chardet (CommonJS), loaded when a body first needs them: UTF-8 bodies never do,
+ * and loading both took a large share of a short command's start-up. require() loads each once.
+ */
+const iconvLite = (): typeof iconv => require('iconv-lite') as typeof iconv;
+const charsetDetector = (): typeof chardet => require('chardet') as typeof chardet;
 
 /** The decoded page and the charset used. */
 export interface DecodedHtml {
@@ -85,8 +94,9 @@ export function utf16ByteOrder(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | nul
 
 function decodeWith(bytes: Uint8Array, charset: string): string | null {
   if (charset === 'utf-8') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  if (!iconv.encodingExists(charset)) return null;
-  return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), charset);
+  const iconvModule = iconvLite();
+  if (!iconvModule.encodingExists(charset)) return null;
+  return iconvModule.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), charset);
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -134,7 +144,7 @@ export function decodeHtmlBytes(bytes: Uint8Array, contentType?: string | null):
   try {
     return { html: strictUtf8.decode(bytes), charset: 'utf-8' };
   } catch {
-    const guess = chardet.detect(bytes);
+    const guess = charsetDetector().detect(bytes);
     const charset = guess === null ? 'windows-1252' : normalizeLabel(guess);
     return { html: decodeWith(bytes, charset) ?? decodeWith(bytes, 'windows-1252')!, charset };
   }
@@ -147,7 +157,7 @@ export function decodeTextBytes(bytes: Uint8Array): DecodedHtml {
   try {
     return { html: strictUtf8.decode(bytes), charset: 'utf-8' };
   } catch {
-    const guess = chardet.detect(bytes);
+    const guess = charsetDetector().detect(bytes);
     const charset = guess === null ? 'windows-1252' : normalizeLabel(guess);
     return { html: decodeWith(bytes, charset) ?? decodeWith(bytes, 'windows-1252')!, charset };
   }

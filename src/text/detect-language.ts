@@ -44,25 +44,6 @@ interface TrigramTable {
   readonly row: Int32Array;
 }
 
-function buildTrigramTable(trigrams: readonly string[]): TrigramTable {
-  let capacity = 16;
-  while (capacity < trigrams.length * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const keyA = new Int32Array(capacity).fill(-1);
-  const keyB = new Uint32Array(capacity);
-  const row = new Int32Array(capacity);
-  trigrams.forEach((t, r) => {
-    const a = t.charCodeAt(0);
-    const b = ((t.charCodeAt(1) << 16) | t.charCodeAt(2)) >>> 0;
-    let slot = trigramSlot(a, b, mask);
-    while (keyA[slot] !== -1) slot = (slot + 1) & mask;
-    keyA[slot] = a;
-    keyB[slot] = b;
-    row[slot] = r;
-  });
-  return { mask, keyA, keyB, row };
-}
-
 function rowOf(table: TrigramTable, a: number, b: number): number {
   let slot = trigramSlot(a, b, table.mask);
   for (;;) {
@@ -83,48 +64,94 @@ interface ScriptModel {
   readonly onceCosts: Int16Array;
 }
 
-const MODELS: ReadonlyMap<string, ScriptModel> = (() => {
-  const out = new Map<string, ScriptModel>();
-  for (const [script, languagesData] of Object.entries(data)) {
-    const languages = Object.keys(languagesData);
-    const rowOfTrigram = new Map<string, number>();
-    const lists = languages.map((lang) => languagesData[lang]!.split('|'));
-    for (const list of lists) for (const trigram of list) if (!rowOfTrigram.has(trigram)) rowOfTrigram.set(trigram, rowOfTrigram.size);
-    const ranks = new Int16Array(rowOfTrigram.size * languages.length).fill(-1);
-    lists.forEach((list, l) => {
-      // franc keeps the last index for a trigram listed twice.
-      list.forEach((trigram, rank) => { ranks[rowOfTrigram.get(trigram)! * languages.length + l] = rank; });
-    });
-    const rows = buildTrigramTable([...rowOfTrigram.keys()]);
-    const onceCosts = ranks.map((rank) => (rank < 0 ? MAX_DIFFERENCE : rank));
-    out.set(script, { languages, rows, ranks, onceCosts });
+/**
+ * A script's model from franc's data, in one pass over its trigrams: rows are numbered in order of
+ * first appearance (languages in data order) straight in the open-addressing table, with no string
+ * map, and the rank of a trigram listed twice in one language is its last (as franc keeps it).
+ */
+function buildModel(languagesData: Readonly<Record<string, string>>): ScriptModel {
+  const languages = Object.keys(languagesData);
+  const width = languages.length;
+  const lists = languages.map((lang) => languagesData[lang]!.split('|'));
+  let total = 0;
+  for (const list of lists) total += list.length;
+  let capacity = 16;
+  while (capacity < total * 2) capacity *= 2;
+  const mask = capacity - 1;
+  const keyA = new Int32Array(capacity).fill(-1);
+  const keyB = new Uint32Array(capacity);
+  const row = new Int32Array(capacity);
+  const rowOfEntry = new Int32Array(total);
+  let rowCount = 0;
+  let k = 0;
+  for (const list of lists) {
+    for (const t of list) {
+      const a = t.charCodeAt(0);
+      const b = ((t.charCodeAt(1) << 16) | t.charCodeAt(2)) >>> 0;
+      let slot = trigramSlot(a, b, mask);
+      while (keyA[slot] !== -1 && (keyA[slot] !== a || keyB[slot] !== b)) slot = (slot + 1) & mask;
+      if (keyA[slot] === -1) {
+        keyA[slot] = a;
+        keyB[slot] = b;
+        row[slot] = rowCount++;
+      }
+      rowOfEntry[k++] = row[slot]!;
+    }
   }
-  return out;
-})();
+  const ranks = new Int16Array(rowCount * width).fill(-1);
+  k = 0;
+  lists.forEach((list, l) => {
+    for (let rank = 0; rank < list.length; rank++) ranks[rowOfEntry[k++]! * width + l] = rank;
+  });
+  const onceCosts = new Int16Array(ranks.length);
+  for (let i = 0; i < ranks.length; i++) onceCosts[i] = ranks[i]! < 0 ? MAX_DIFFERENCE : ranks[i]!;
+  return { languages, rows: { mask, keyA, keyB, row }, ranks, onceCosts };
+}
+
+/**
+ * Script → its model, built when a text in that script first comes (building all four at load
+ * took a large share of a short command's start-up). At most one entry per script of franc-min's
+ * data, each immutable once built, so a result never depends on what was detected before.
+ */
+const MODELS = new Map<string, ScriptModel>();
+
+function modelFor(script: string): ScriptModel | undefined {
+  let model = MODELS.get(script);
+  if (model === undefined && Object.hasOwn(data, script)) {
+    model = buildModel((data as Readonly<Record<string, Readonly<Record<string, string>>>>)[script]!);
+    MODELS.set(script, model);
+  }
+  return model;
+}
 
 const SCRIPT_EXPRESSIONS: ReadonlyArray<readonly [string, RegExp]> = Object.entries(expressions);
 
-/** Non-global copies, for testing one surrogate pair (astral characters are rare). */
+/** Non-global copies matching one whole character: a surrogate pair, or a BMP unit (see scriptsOfUnit). */
 const PAIR_EXPRESSIONS: readonly RegExp[] = SCRIPT_EXPRESSIONS.map(([, expression]) => new RegExp(`^(?:${expression.source})$`));
 
+/** Set in a BMP_SCRIPTS entry once it is computed (there are fewer than 31 expressions). */
+const KNOWN = 0x8000_0000;
+
 /**
- * For every BMP code unit, a bit mask of the script expressions that match it (bit i: expression i),
- * built once by running each expression over a string of all BMP characters.
+ * Per BMP code unit: KNOWN plus a bit mask of the script expressions that match it (bit i:
+ * expression i), computed on a unit's first sight (pure, so a lookup never depends on earlier ones;
+ * lazy because testing 65,536 units at load slowed a short command's start-up). One per thread.
  */
-const BMP_SCRIPTS = (() => {
-  const masks = new Uint32Array(0x10000);
-  const units: number[] = [];
-  for (let cp = 0; cp < 0x10000; cp++) if (cp < 0xd800 || cp > 0xdfff) units.push(cp);
-  let all = '';
-  for (let i = 0; i < units.length; i += 4096) all += String.fromCharCode(...units.slice(i, i + 4096));
-  SCRIPT_EXPRESSIONS.forEach(([, expression], bit) => {
-    const global = new RegExp(expression.source, 'g');
-    for (const match of all.matchAll(global)) {
-      if (match[0].length === 1) masks[match[0].charCodeAt(0)]! |= 1 << bit;
-    }
-  });
-  return masks;
-})();
+const BMP_SCRIPTS = new Uint32Array(0x10000);
+
+function scriptsOfUnit(unit: number): number {
+  const known = BMP_SCRIPTS[unit]!;
+  if (known !== 0) return known & ~KNOWN;
+  let mask = 0;
+  if (unit < 0xd800 || unit > 0xdfff) {
+    const ch = String.fromCharCode(unit);
+    PAIR_EXPRESSIONS.forEach((expression, bit) => {
+      if (expression.test(ch)) mask |= 1 << bit;
+    });
+  }
+  BMP_SCRIPTS[unit] = (mask | KNOWN) >>> 0;
+  return mask;
+}
 
 /** franc's script choice: the expression matching the most characters (first on ties). */
 function topScript(value: string): readonly [string, number] {
@@ -142,7 +169,7 @@ function topScript(value: string): readonly [string, number] {
         continue;
       }
     }
-    let mask = BMP_SCRIPTS[unit]!;
+    let mask = scriptsOfUnit(unit);
     while (mask !== 0) {
       const bit = 31 - Math.clz32(mask);
       counts[bit]!++;
@@ -231,7 +258,7 @@ export function francMin(value: string, minLength = 10): string {
   if (value.length < minLength) return 'und';
   const sample = value.length > FRANC_MAX_LENGTH ? value.slice(0, FRANC_MAX_LENGTH) : value;
   const [script, count] = topScript(sample);
-  const model = MODELS.get(script);
+  const model = modelFor(script);
   if (model === undefined) return script === '' || count === 0 ? 'und' : script;
   const distances = francDistances(sample, model);
   let best = 0;
@@ -257,25 +284,36 @@ function stopSet(code: string): Set<string> {
   return new Set(words.filter((w) => tokenize(w).length === 1 && tokenize(w)[0] === w));
 }
 
-/** franc's answer → [target, target-only stop words, answer-only stop words] */
-const EVIDENCE: ReadonlyMap<string, readonly [string, ReadonlySet<string>, ReadonlySet<string>]> = (() => {
-  const out = new Map<string, readonly [string, ReadonlySet<string>, ReadonlySet<string>]>();
+type Evidence = readonly [target: string, targetOnly: ReadonlySet<string>, otherOnly: ReadonlySet<string>];
+
+/**
+ * franc's answer → [target, target-only stop words, answer-only stop words], built on the first
+ * answer that needs it (an English text never does). At most one entry per language of
+ * CONFUSIONS, each immutable once built.
+ */
+const EVIDENCE = new Map<string, Evidence>();
+
+function evidenceFor(lang: string): Evidence | undefined {
+  let evidence = EVIDENCE.get(lang);
+  if (evidence !== undefined) return evidence;
   for (const [target, confusions] of Object.entries(CONFUSIONS)) {
+    const code = Object.hasOwn(confusions, lang) ? confusions[lang] : undefined;
+    if (code === undefined) continue;
     const own = stopSet(TARGET_CODES[target]!);
-    for (const [lang, code] of Object.entries(confusions)) {
-      const other = stopSet(code);
-      out.set(lang, [target, new Set([...own].filter((w) => !other.has(w))), new Set([...other].filter((w) => !own.has(w)))]);
-    }
+    const other = stopSet(code);
+    evidence = [target, new Set([...own].filter((w) => !other.has(w))), new Set([...other].filter((w) => !own.has(w)))];
+    EVIDENCE.set(lang, evidence);
+    return evidence;
   }
-  return out;
-})();
+  return undefined;
+}
 
 /**
  * The target language against the one franc chose: whichever has more of its own stop words (the
  * ones the other's stopwords-iso list lacks) among the sample's words.
  */
 function refine(lang: string, sample: string): string {
-  const evidence = EVIDENCE.get(lang);
+  const evidence = evidenceFor(lang);
   if (evidence === undefined) return lang;
   const [target, targetOnly, otherOnly] = evidence;
   let forTarget = 0;

@@ -18,7 +18,17 @@
  * package changes shape, `fastSnowballStemmer` returns null and the caller uses the package as is.
  * The tests compare the stems with the package's on large word lists for every hosted language.
  */
-import snowball from 'snowball-stemmers';
+import { createRequire } from 'node:module';
+import type snowballStemmers from 'snowball-stemmers';
+
+/**
+ * The snowball-stemmers package, loaded on first use: it is a 0.9 MB CommonJS file that English,
+ * Russian and German (stemmed by this project's own code) never need, and loading it at start-up
+ * took a large share of a short command's time. require() keeps it loaded once per thread.
+ */
+export function snowballPackage(): typeof snowballStemmers {
+  return createRequire(import.meta.url)('snowball-stemmers') as typeof snowballStemmers;
+}
 
 /** A row of a Snowball among table, as the runtime reads it. */
 interface AmongRow {
@@ -268,7 +278,7 @@ function packageClass(algorithm: string): AnyClass | null {
       if (found === null && typeof o === 'function' && o.name === name) found = o as AnyClass;
       return original(o) as object | null;
     };
-    snowball.newStemmer(algorithm);
+    snowballPackage().newStemmer(algorithm);
   } finally {
     Object.getPrototypeOf = original;
   }
@@ -332,8 +342,17 @@ function host(algorithm: string): Hosted | null {
   return { Program, amongs, fields };
 }
 
+/**
+ * Algorithm → its hosted routines (null: not hostable), made on first use. Holds at most one entry
+ * per algorithm of the package (unknown names are never stored), each fixed once made, so a
+ * lookup's result never depends on earlier lookups.
+ */
 const HOSTED = new Map<string, Hosted | null>();
-for (const algorithm of snowball.algorithms()) {
+
+function hostedFor(algorithm: string): Hosted | null {
+  const known = HOSTED.get(algorithm);
+  if (known !== undefined) return known;
+  if (!snowballPackage().algorithms().includes(algorithm)) return null;
   let hosted: Hosted | null = null;
   try {
     hosted = host(algorithm);
@@ -341,10 +360,8 @@ for (const algorithm of snowball.algorithms()) {
     hosted = null;
   }
   HOSTED.set(algorithm, hosted);
+  return hosted;
 }
-
-/** Algorithms run on the fast runtime (the others fall back to the package). */
-export const FAST_SNOWBALL_ALGORITHMS: readonly string[] = Object.freeze([...HOSTED].filter(([, h]) => h !== null).map(([a]) => a));
 
 /**
  * A stemmer for a snowball-stemmers algorithm ('spanish', 'portuguese', ...) giving the package's
@@ -352,8 +369,8 @@ export const FAST_SNOWBALL_ALGORITHMS: readonly string[] = Object.freeze([...HOS
  * state: use one per thread and call, never re-entrantly.
  */
 export function fastSnowballStemmer(algorithm: string): ((word: string) => string) | null {
-  const hosted = HOSTED.get(algorithm);
-  if (hosted === undefined || hosted === null) return null;
+  const hosted = hostedFor(algorithm);
+  if (hosted === null) return null;
   const program = new hosted.Program(hosted.amongs, hosted.fields);
   return (word: string) => program.stemWord(word);
 }

@@ -4,9 +4,8 @@
  * words; languages with neither ('und', Korean, ...) go through unchanged.
  */
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
-import snowball from 'snowball-stemmers';
 import { stemEnglish } from './english-stemmer.js';
-import { fastSnowballStemmer } from './fast-snowball.js';
+import { fastSnowballStemmer, snowballPackage } from './fast-snowball.js';
 import { stemGerman } from './german-stemmer.js';
 import { stemRussian } from './russian-stemmer.js';
 import { SpanSet } from './span-set.js';
@@ -78,18 +77,36 @@ function buildStopSet(code: string): ReadonlySet<string> {
   return set;
 }
 
-/** Built once at load; immutable afterwards. */
-const STOP_SETS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
-  Object.entries(LANGUAGES).map(([lang, [code]]) => [lang, buildStopSet(code)]),
-);
+/** A language's stop words as a Set and as a SpanSet (the same members). */
+interface StopWords {
+  readonly set: ReadonlySet<string>;
+  readonly spans: SpanSet;
+}
 
-/** The same lists as SpanSets (for lookups by token span, without slicing). */
-const STOP_SPANS: ReadonlyMap<string, SpanSet> = new Map([...STOP_SETS].map(([lang, set]) => [lang, new SpanSet(set)]));
-const EMPTY_SPANS = new SpanSet([]);
+const NO_STOP_WORDS: StopWords = { set: EMPTY, spans: new SpanSet([]) };
+
+/**
+ * Each language's lists, built on its first use (building all 39 at load took most of a short
+ * command's start-up). Only ever holds one entry per key of LANGUAGES, each immutable once built,
+ * so the result of a lookup never depends on what was looked up before.
+ */
+const STOP_WORDS = new Map<string, StopWords>();
+
+function stopWordsOf(language: string): StopWords {
+  let entry = STOP_WORDS.get(language);
+  if (entry === undefined) {
+    const code = LANGUAGES[language]?.[0];
+    if (code === undefined) return NO_STOP_WORDS;
+    const set = buildStopSet(code);
+    entry = set.size === 0 ? NO_STOP_WORDS : { set, spans: new SpanSet(set) };
+    STOP_WORDS.set(language, entry);
+  }
+  return entry;
+}
 
 /** Stop words of a language (ISO 639-3) as a SpanSet (the same members as stopWordsFor). */
 export function stopWordSpansFor(language: string): SpanSet {
-  return STOP_SPANS.get(language) ?? EMPTY_SPANS;
+  return stopWordsOf(language).spans;
 }
 
 /** Languages with a Snowball stemmer (ISO 639-3). */
@@ -97,14 +114,17 @@ export const STEMMED_LANGUAGES: readonly string[] = Object.freeze(
   Object.entries(LANGUAGES).filter(([, [, algorithm]]) => algorithm !== '').map(([lang]) => lang),
 );
 
-/** Languages with a stop-word list (ISO 639-3). */
+/**
+ * Languages with a stop-word list (ISO 639-3): those stopwords-iso has a list for (every such list
+ * keeps at least one entry; the tests check that stopWordsFor is non-empty for exactly these).
+ */
 export const STOPWORD_LANGUAGES: readonly string[] = Object.freeze(
-  [...STOP_SETS].filter(([, set]) => set.size > 0).map(([lang]) => lang),
+  Object.entries(LANGUAGES).filter(([, [code]]) => ((stopwordsIso as Record<string, string[]>)[code]?.length ?? 0) > 0).map(([lang]) => lang),
 );
 
 /** Stop words of a language (ISO 639-3), empty for a language without a list. */
 export function stopWordsFor(language: string): ReadonlySet<string> {
-  return STOP_SETS.get(language) ?? EMPTY;
+  return stopWordsOf(language).set;
 }
 
 /** Whether a language (ISO 639-3) has a Snowball stemmer. */
@@ -137,6 +157,6 @@ export function createStemmer(language: string): Stemmer | null {
   // The package's language code on a fast runtime (same stems; see fast-snowball.ts), else the package.
   const fast = fastSnowballStemmer(algorithm);
   if (fast !== null) return fast;
-  const stemmer = snowball.newStemmer(algorithm);
+  const stemmer = snowballPackage().newStemmer(algorithm);
   return (word: string) => stemmer.stem(word);
 }

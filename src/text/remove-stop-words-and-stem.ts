@@ -15,19 +15,22 @@ export interface StemOptions {
 
 const HAS_DIGIT = /\p{N}/u;
 
-/** Whether each BMP code unit is a number character (\p{N}); astral ones are tested by the regex. */
-const BMP_DIGIT = (() => {
-  const table = new Uint8Array(0x10000);
-  for (let cp = 0; cp < 0x10000; cp++) if ((cp < 0xd800 || cp > 0xdfff) && HAS_DIGIT.test(String.fromCharCode(cp))) table[cp] = 1;
-  return table;
-})();
+/**
+ * Per BMP code unit: 0 not looked at yet, 1 not a number character, 2 a number character (\p{N}),
+ * filled in on a unit's first sight (a pure test, so a lookup never depends on earlier ones; lazy
+ * because testing all 65,536 units at load slowed a short command's start-up). Astral units are
+ * tested by the regex.
+ */
+const BMP_DIGIT = new Uint8Array(0x10000);
 
 /** `HAS_DIGIT.test(word)` by table. */
 function hasDigit(word: string): boolean {
   for (let i = 0; i < word.length; i++) {
     const unit = word.charCodeAt(i);
     if (unit >= 0xd800 && unit <= 0xdfff) return HAS_DIGIT.test(word);
-    if (BMP_DIGIT[unit] === 1) return true;
+    let digit = BMP_DIGIT[unit]!;
+    if (digit === 0) digit = BMP_DIGIT[unit] = HAS_DIGIT.test(String.fromCharCode(unit)) ? 2 : 1;
+    if (digit === 2) return true;
   }
   return false;
 }

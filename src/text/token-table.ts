@@ -27,15 +27,25 @@ function classify(ch: string): number {
   return SOLO_SCRIPT.test(ch) ? SOLO : WORD;
 }
 
-/** Class of every BMP code unit; surrogates are separators (pairs are classified on the fly). */
-const BMP_CLASS = (() => {
-  const table = new Uint8Array(0x10000);
-  for (let cp = 0; cp < 0x10000; cp++) {
-    if (cp >= 0xd800 && cp <= 0xdfff) continue;
-    table[cp] = classify(String.fromCharCode(cp));
-  }
-  return table;
-})();
+/** A BMP_CLASS entry not computed yet (no class has this value). */
+const UNCLASSIFIED = 0xff;
+
+/**
+ * Class of each BMP code unit, filled in on a unit's first sight: classify is pure, so the table
+ * only ever holds its answers, and a lookup's result never depends on earlier lookups. Filled
+ * lazily because classifying all 65,536 units at load took a large share of a short command's
+ * start-up, while a text meets a few hundred distinct units. One table per thread.
+ */
+const BMP_CLASS = new Uint8Array(0x10000).fill(UNCLASSIFIED);
+
+/** Class of a BMP code unit; surrogates are separators (pairs are classified on the fly). */
+function bmpClass(unit: number): number {
+  const known = BMP_CLASS[unit]!;
+  if (known !== UNCLASSIFIED) return known;
+  const cls = unit >= 0xd800 && unit <= 0xdfff ? SEPARATOR : classify(String.fromCharCode(unit));
+  BMP_CLASS[unit] = cls;
+  return cls;
+}
 
 export interface TokenTable {
   /** The text the spans point into. */
@@ -93,7 +103,7 @@ function classAt(text: string, i: number, n: number): number {
     const low = text.charCodeAt(i + 1);
     if (low >= 0xdc00 && low <= 0xdfff) return classify(text.slice(i, i + 2)) + 4;
   }
-  return BMP_CLASS[unit]!;
+  return bmpClass(unit);
 }
 
 /** Tokens of `text` as a table of ids and spans. Expects normalised text but accepts any string. */
@@ -135,7 +145,7 @@ export function tokenTable(text: string): TokenTable {
     while (i < n) {
       const unit = text.charCodeAt(i);
       if (unit < 0xd800 || unit > 0xdfff) {
-        const c = BMP_CLASS[unit]!;
+        const c = bmpClass(unit);
         if (c !== MARK && (c !== WORD || cls !== WORD)) break;
         h = Math.imul(h ^ unit, 0x01000193);
         i++;

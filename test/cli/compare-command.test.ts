@@ -9,7 +9,7 @@ import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import { analyzeText, fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'neardup.js');
+const bin = join(import.meta.dirname, '..', '..', 'scripts', 'neardup-from-source.js');
 const original = 'Near-duplicate detection finds web pages whose main text is almost the same, such as mirrors, syndicated articles and copies with a changed template.';
 const homoglyphCopy = original.replace(/[aeo]/g, (c) => ({ a: 'а', e: 'е', o: 'о' })[c]!);
 const edited = original.replace('finds', 'locates').replace('mirrors', 'copies').replace('template', 'layout');

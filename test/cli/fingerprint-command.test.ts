@@ -11,7 +11,7 @@ import { fingerprintToHex } from '../../src/fingerprint/fingerprint-codec.js';
 import { analyzeText, fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'neardup.js');
+const bin = join(import.meta.dirname, '..', '..', 'scripts', 'neardup-from-source.js');
 const text = 'Near-duplicate detection finds web pages whose main text is almost the same, such as mirrors and syndicated copies.';
 let dir: string;
 

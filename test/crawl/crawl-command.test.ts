@@ -10,7 +10,7 @@ import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { FixtureSite } from '../helpers/fixture-site.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
-const cli = fileURLToPath(new URL('../../bin/neardup.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../scripts/neardup-from-source.js', import.meta.url));
 const run = promisify(execFile);
 
 async function neardup(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {

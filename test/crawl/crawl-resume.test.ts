@@ -168,7 +168,7 @@ describe('resume', () => {
       writeFileSync(join(queueDir, pendingFiles[1]!), '{\n\t"id": "');
       mkdirSync(join(queueDir, `${pendingFiles[1]!}.lock`));
       // A new process, as after a crash (this one keeps crawlee's view of the queue in memory).
-      const cli = fileURLToPath(new URL('../../bin/neardup.js', import.meta.url));
+      const cli = fileURLToPath(new URL('../../scripts/neardup-from-source.js', import.meta.url));
       const output = await new Promise<string>((resolve, reject) => {
         execFile(process.execPath, [cli, 'crawl', ...seeds, '--data', dataDir, '--no-robots', '--json'], (error, stdout) => {
           if (error === null) resolve(stdout);
@@ -192,7 +192,7 @@ describe('resume', () => {
       const body = await (await fetch(url)).text();
       generated.site.setRoute(hostname, pathname, { body, delayMs: 150 });
     }
-    const cli = fileURLToPath(new URL('../../bin/neardup.js', import.meta.url));
+    const cli = fileURLToPath(new URL('../../scripts/neardup-from-source.js', import.meta.url));
     const child = spawn(process.execPath, [cli, 'crawl', ...generated.seeds, '--data', dataDir, '--concurrency', '4', '--host-rpm', '1000000', '--no-progress'], {
       stdio: 'ignore',
     });

@@ -189,9 +189,10 @@ describe('bulk and idempotence', () => {
     // The earlier decision, marked `repeated` (nothing new was written).
     expect(index.checkAndInsert(candidate('u:2', flipBits(BASE, [0, 1, 2, 3, 4, 5])))).toEqual({ ...first, repeated: true });
     expect(index.checkAndInsert(candidate('u:1', null))).toEqual({ kind: 'stored', id: 1, repeated: true });
-    expect(index.recordSkip('u:1', 'robots')).toBe(false);
-    expect(index.recordSkip('u:9', 'http-error', '404')).toBe(true);
-    expect(index.recordSkip('u:9', 'robots')).toBe(false);
+    expect(index.recordSkip('u:1', 'robots')).toEqual({ kind: 'stored', id: 1, repeated: true });
+    expect(index.recordSkip('u:2', 'robots')).toEqual({ ...first, repeated: true });
+    expect(index.recordSkip('u:9', 'http-error', '404')).toEqual({ kind: 'skipped', reason: 'http-error' });
+    expect(index.recordSkip('u:9', 'robots')).toEqual({ kind: 'skipped', reason: 'http-error', repeated: true });
     expect(index.checkAndInsert(candidate('u:9', BASE))).toEqual({ kind: 'skipped', reason: 'http-error', repeated: true });
     expect(index.stats()).toEqual({ ...before, skipped: 1 });
     expect([...index.skipped()].map(({ url, reason, detail }) => ({ url, reason, detail }))).toEqual([

@@ -39,7 +39,7 @@ import type { Fingerprint, FingerprintParams, RejectedDocument, SkippedPage, Sto
 import { makeTempDir } from './temp-dir.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const cliPath = join(repoRoot, 'bin', 'neardup.js');
+const cliPath = join(repoRoot, 'scripts', 'neardup-from-source.js');
 
 // ------------------------------------------------------------------ the site
 
@@ -323,7 +323,7 @@ export function cliEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.Pro
   };
 }
 
-/** Runs `node bin/neardup.js <args>` in its own process group. */
+/** Runs `node scripts/neardup-from-source.js <args>` (the CLI from the sources) in its own process group. */
 export function spawnCli(args: readonly string[], options: SpawnCliOptions = {}): Promise<CliRun> {
   const started = Date.now();
   const child = spawn(process.execPath, [cliPath, ...args], {

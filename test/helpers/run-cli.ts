@@ -23,7 +23,7 @@ export interface InProcessOptions {
   readonly rethrow?: boolean;
 }
 
-export const neardupBin = fileURLToPath(new URL('../../bin/neardup.js', import.meta.url));
+export const neardupBin = fileURLToPath(new URL('../../scripts/neardup-from-source.js', import.meta.url));
 
 type Write = (chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => boolean;
 
@@ -67,7 +67,7 @@ export async function runInProcess(register: RegisterCommand, args: readonly str
   return { code, stdout, stderr };
 }
 
-/** The real CLI (bin/neardup.js) in a child process, with no NEARDUP_CONFIG from the environment (`env` added). */
+/** The real CLI (from the sources: scripts/neardup-from-source.js) in a child process, with no NEARDUP_CONFIG from the environment (`env` added). */
 export function spawnNeardup(
   args: readonly string[],
   options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> } = {},

@@ -119,7 +119,7 @@ describe('crawl of the hostile site', () => {
   it('writes nothing outside --data (working directory, HOME and TMPDIR stay empty)', () => {
     expect(listFiles(c.cwd)).toEqual([]);
     expect(listFiles(c.home)).toEqual([]);
-    // tsx (which bin/neardup.js runs the TypeScript sources with) keeps its compile cache in
+    // tsx (which scripts/neardup-from-source.js runs the TypeScript sources with) keeps its compile cache in
     // $TMPDIR/tsx-<uid>/: a property of running from source, not one of neardup's outputs.
     expect(listFiles(c.tmp).filter((f) => !/^tsx-\d+(\/|$)/.test(f))).toEqual([]);
     expect(readdirSync(c.work).sort()).toEqual(['cwd', 'data', 'home', 'secret.txt', 'tmp']);

@@ -1,7 +1,7 @@
 import snowball from 'snowball-stemmers';
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
-import { FAST_SNOWBALL_ALGORITHMS, fastSnowballStemmer } from '../../src/text/fast-snowball.js';
+import { fastSnowballStemmer } from '../../src/text/fast-snowball.js';
 import { loadDevTruth } from '../helpers/dev-texts.js';
 
 const devWords = (() => {
@@ -40,7 +40,7 @@ function wordsFor(code: string, seed: number): string[] {
 
 describe('fastSnowballStemmer', () => {
   it('hosts every algorithm neardup stems through snowball-stemmers', () => {
-    for (const algorithm of Object.keys(LANGUAGES)) expect(FAST_SNOWBALL_ALGORITHMS).toContain(algorithm);
+    for (const algorithm of Object.keys(LANGUAGES)) expect(fastSnowballStemmer(algorithm), algorithm).not.toBeNull();
     expect(fastSnowballStemmer('klingon')).toBeNull();
   });
 

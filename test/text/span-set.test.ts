@@ -32,4 +32,14 @@ describe('SpanSet', () => {
       for (const word of set) expect(spans.has(`${word}x`)).toBe(set.has(`${word}x`));
     }
   });
+
+  it('STOPWORD_LANGUAGES lists languages whose stop words are non-empty (built on first use)', () => {
+    expect(STOPWORD_LANGUAGES.length).toBeGreaterThan(30);
+    for (const language of STOPWORD_LANGUAGES) expect(stopWordsFor(language).size, language).toBeGreaterThan(0);
+    for (const language of ['und', 'xyz', 'constructor']) {
+      expect(STOPWORD_LANGUAGES).not.toContain(language);
+      expect(stopWordsFor(language).size).toBe(0);
+      expect(stopWordSpansFor(language).size).toBe(0);
+    }
+  });
 });

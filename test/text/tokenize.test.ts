@@ -36,3 +36,30 @@ describe('tokenize', () => {
     expect(tokenizeParagraphs('\n\nword')).toEqual([['word']]);
   });
 });
+
+describe('character classes (the tokeniser’s table of every BMP code unit)', () => {
+  // The rule, one character at a time, as the module states it.
+  const classify = (ch: string): 'mark' | 'separator' | 'solo' | 'word' => {
+    if (/^\p{M}$/u.test(ch)) return 'mark';
+    if (!/^[\p{L}\p{N}]$/u.test(ch)) return 'separator';
+    return /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30FC\u3005\u3007]$/u.test(ch) ? 'solo' : 'word';
+  };
+  /** The class tokenize shows: a mark joins a word and is dropped alone; a solo character is its own token. */
+  const observed = (ch: string): string => {
+    if (tokenize(`x${ch}x`).length === 1) {
+      if (ch === 'x' || tokenize(`${ch}${ch}`).length === 1) return 'word';
+      return tokenize(`${ch}${ch}`).length === 2 ? 'solo' : 'mark';
+    }
+    return tokenize(` ${ch} `).length === 1 ? 'solo' : 'separator';
+  };
+
+  it('gives every BMP character (surrogates aside) the class the rule gives it', () => {
+    const wrong: string[] = [];
+    for (let unit = 0; unit < 0x10000; unit++) {
+      if (unit >= 0xd800 && unit <= 0xdfff) continue;
+      const ch = String.fromCharCode(unit);
+      if (observed(ch) !== classify(ch)) wrong.push(`U+${unit.toString(16).padStart(4, '0')} ${classify(ch)} → ${observed(ch)}`);
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  });
+});

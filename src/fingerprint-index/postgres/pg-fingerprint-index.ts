@@ -176,8 +176,8 @@ export class PgFingerprintIndex implements IndexBackend {
   }
 
   /** Records a page that was not judged, with its reason. Idempotent by URL. */
-  /** Records a skipped URL; false when the URL was judged or skipped before (nothing written). */
-  async recordSkip(url: string, reason: SkipReason, detail: string | null = null): Promise<boolean> {
+  /** Records a skipped URL; returns its decision: this skip, or the earlier one (marked `repeated`, nothing written). */
+  async recordSkip(url: string, reason: SkipReason, detail: string | null = null): Promise<Decision> {
     assertSkip(url, reason, detail);
     this.#assertWritable();
     return this.#session.transaction(async (client) => {
@@ -187,7 +187,16 @@ export class PgFingerprintIndex implements IndexBackend {
          WHERE NOT EXISTS (SELECT 1 FROM neardup_documents WHERE url = $1) ON CONFLICT (url) DO NOTHING`,
         [url, reason, detail, Date.now()],
       );
-      return (result.rowCount ?? 0) > 0;
+      if ((result.rowCount ?? 0) > 0) return { kind: 'skipped', reason };
+      const prior = await client.query({
+        text: `SELECT d.url, d.id::float8, d.kind, d.distance, d.match_id::float8, m.url, NULL
+                 FROM neardup_documents d LEFT JOIN neardup_documents m ON m.id = d.match_id WHERE d.url = $1
+               UNION ALL SELECT s.url, NULL, NULL, NULL, NULL, NULL, s.reason FROM neardup_skipped s WHERE s.url = $1`,
+        values: [url], rowMode: 'array',
+      });
+      const earlier = priorDecisions(prior.rows as PriorRow[]).get(url);
+      if (earlier === undefined) throw new IndexError(`The PostgreSQL index kept no decision for \`${url}\` it refused to record a skip for`);
+      return { ...earlier, repeated: true };
     });
   }
 
