@@ -74,3 +74,23 @@ export type { EvalReport, EvaluatePairsOptions, PairOutcome, KindFigures } from 
 export { thresholdMetrics, bestThreshold } from './eval/threshold-metrics.js';
 export type { ThresholdRow, LabelledDistance } from './eval/threshold-metrics.js';
 export { formatEvalReport } from './eval/format-eval-report.js';
+
+// search-result filtering: a ranked result list in, near-duplicate results collapsed by query class out
+export { filterResults } from './filter/filter-results.js';
+export type { SearchResult, ResultList, DuplicateResult, KeptResult, FilteredList, FilterSettings, FilterOptions } from './filter/filter-results.js';
+export { classifyQuery, QUERY_INTENTS } from './filter/classify-query.js';
+export type { QueryClassification, QueryIntent } from './filter/classify-query.js';
+export { QUERY_CLASSES, STRICTNESS_LEVELS, CLASS_STRICTNESS, parseQueryClass } from './filter/query-class.js';
+export type { QueryClass, StrictnessLevel } from './filter/query-class.js';
+export { jaccard, synonymJaccard } from './filter/jaccard.js';
+export { annotationWordSets } from './filter/annotation-words.js';
+export { loadSynonymDictionary } from './synonyms/synonym-dictionary.js';
+export type { SynonymDictionary, SynonymDictionaryOptions } from './synonyms/synonym-dictionary.js';
+export { parseSynonymClasses } from './synonyms/parse-synonym-classes.js';
+export { stemEnglish } from './text/english-stemmer.js';
+
+// the cascade of offline flags (homoglyph, generated, synonymised, compiled): a library API, not yet wired into crawl/dedup
+export { runCascade } from './cascade/run-cascade.js';
+export type { CascadeContext, CascadeResult } from './cascade/run-cascade.js';
+export { MemoryCascadeStore } from './cascade/cascade-store.js';
+export type { CascadeStore, StoredCascadePage } from './cascade/cascade-store.js';

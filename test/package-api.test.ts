@@ -108,4 +108,25 @@ describe('the package entry', () => {
       await new Promise((ok) => server.close(ok));
     }
   });
+
+  it('search-result filtering: near-duplicate results collapsed by query class', () => {
+    const snippet = textA.slice(0, 300);
+    const out = neardup.filterResults(
+      { query: 'what is this article about?', results: [{ url: 'http://a/', title: 'T', snippet }, { url: 'http://b/', title: 'T', snippet }, { url: 'http://c/', title: 'Other', snippet: textB.slice(0, 300) }] },
+      { settings: config.filter },
+    );
+    expect(out.class).toBe(neardup.classifyQuery('what is this article about?').class);
+    expect(out.results.map((r) => r.url)).toEqual(['http://a/', 'http://c/']);
+    expect(out.results[0]!.duplicates.map((d) => d.url)).toEqual(['http://b/']);
+    expect(neardup.QUERY_CLASSES).toHaveLength(11);
+  });
+
+  it('the cascade: flags of an analysed page, and a store of stored pages', () => {
+    const store = new neardup.MemoryCascadeStore();
+    const spoofed = textA.replace(/o/g, '\u043e');
+    const result = neardup.runCascade(neardup.analyzeText(spoofed, params), { text: spoofed, options: config.cascade, store });
+    expect(result.flags.map((f) => f.kind)).toContain('homoglyph');
+    const plain = neardup.runCascade(neardup.analyzeText(textB, params), { text: textB, options: config.cascade, store });
+    expect(plain.flags.map((f) => f.kind)).not.toContain('homoglyph');
+  });
 });
