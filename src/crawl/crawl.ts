@@ -192,12 +192,17 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
 
   /** The links of a page to enqueue: in scope, allowed by robots.txt (one URL parse each). */
   const linksToFollow = async (links: readonly string[], depth: number): Promise<{ url: string; crawlDepth: number }[]> => {
-    const follow: { url: string; crawlDepth: number }[] = [];
+    const inScope: { link: string; url: URL }[] = [];
     for (const link of links) {
       const url = parseHttpUrl(link);
-      if (url === null || !inCrawlScope(scope, url)) continue;
-      const allowed = robots.allows(url);
-      if (allowed === true || (allowed !== false && (await allowed))) follow.push({ url: link, crawlDepth: depth });
+      if (url !== null && inCrawlScope(scope, url)) inScope.push({ link, url });
+    }
+    // Origins not seen yet have their robots.txt read all at once, not one after another: a page
+    // linking to many unreachable hosts waits for the slowest of them, not for their sum.
+    const verdicts = await Promise.all(inScope.map(({ url }) => robots.allows(url)));
+    const follow: { url: string; crawlDepth: number }[] = [];
+    for (const [i, { link }] of inScope.entries()) {
+      if (verdicts[i]!) follow.push({ url: link, crawlDepth: depth });
       else await recordRobotsSkip(link);
     }
     return follow;

@@ -32,14 +32,31 @@ export class HostPacer {
     if (ms > this.intervalMs) this.hostInterval.set(host, ms);
   }
 
+  /** The host's interval: the default, or its longer Crawl-delay. */
+  intervalOf(host: string): number {
+    return this.hostInterval.get(host) ?? this.intervalMs;
+  }
+
   /**
-   * 0 when a request to `host` may start now (and books that start), otherwise the ms to wait
-   * before asking again.
+   * Books the host's next free start slot when it comes within `horizonMs` of `now`
+   * (`startInMs`: wait that long, then start), or says when to ask again (`retryInMs`: the slot
+   * will then be within the horizon). Slots are booked back to back, `intervalOf(host)` apart, so
+   * a host with pages waiting is asked at its limit, not at the limit minus the time a request
+   * spends travelling back to the queue.
    */
+  book(host: string, now: number = Date.now(), horizonMs = 0): HostBooking {
+    const slot = Math.max(now, this.nextStart.get(host) ?? now);
+    if (slot - now > horizonMs) return { retryInMs: slot - now - horizonMs };
+    this.nextStart.set(host, slot + this.intervalOf(host));
+    return { startInMs: slot - now };
+  }
+
+  /** `book` with no horizon: 0 when a request may start now (and books it), else the ms to wait. */
   reserve(host: string, now: number = Date.now()): number {
-    const next = this.nextStart.get(host);
-    if (next !== undefined && next > now) return next - now;
-    this.nextStart.set(host, now + (this.hostInterval.get(host) ?? this.intervalMs));
-    return 0;
+    const booking = this.book(host, now, 0);
+    return 'startInMs' in booking ? 0 : booking.retryInMs;
   }
 }
+
+/** A booked start slot, or when to ask again. */
+export type HostBooking = { readonly startInMs: number } | { readonly retryInMs: number };

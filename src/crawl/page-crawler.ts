@@ -88,6 +88,16 @@ async function readBody(response: IncomingMessage, maxBytes: number, request: Re
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
+/**
+ * How far ahead a request may book its host's start slot and wait for it holding a concurrency
+ * slot: two intervals keep a busy host's next request ready when its slot comes (a request put
+ * back in the queue instead comes back late, by the queue's own latency), and the cap bounds how
+ * long a slow host (a long Crawl-delay) can hold a slot that another host could use.
+ */
+function bookingHorizonMs(intervalMs: number): number {
+  return Math.min(1000, Math.max(200, 2 * intervalMs));
+}
+
 /** What CheerioCrawler._parseHTML returns. */
 type ParsedPage = Awaited<ReturnType<CheerioCrawler['_parseHTML']>>;
 
@@ -98,13 +108,22 @@ export class PageCrawler extends CheerioCrawler {
   /** Requests put back in the queue later (pacing, budget), awaited by `settled`. */
   private readonly reclaims = new Set<Promise<unknown>>();
   private reachedBudget = false;
+  private readonly startAt: WeakMap<Request, number>;
 
   constructor(options: CheerioCrawlerOptions, config: Configuration, policy: PageFetchPolicy) {
+    // Start slots booked by delayRequest, awaited just before the request goes out.
+    const startAt = new WeakMap<Request, number>();
     super({
       ...options,
+      autoscaledPoolOptions: { maybeRunIntervalSecs: 0.05, ...options.autoscaledPoolOptions },
       preNavigationHooks: [
-        (context, gotOptions) => {
+        async (context, gotOptions) => {
           const { request } = context;
+          const at = startAt.get(request);
+          if (at !== undefined) {
+            startAt.delete(request);
+            if (at > Date.now()) await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
+          }
           gotOptions.headers = { ...gotOptions.headers, 'user-agent': policy.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' };
           Object.assign(gotOptions, {
             maxRedirects: policy.maxRedirects,
@@ -134,6 +153,7 @@ export class PageCrawler extends CheerioCrawler {
       ],
     }, config);
     this.policy = policy;
+    this.startAt = startAt;
     // Ours first, so that crawlee's own content-type check never sees a page we refuse.
     this.postNavigationHooks.unshift(({ request, response }) => {
       if (response === undefined) return;
@@ -213,10 +233,15 @@ export class PageCrawler extends CheerioCrawler {
       this.stop('page budget reached');
       return true;
     }
-    const wait = this.policy.pacer === null ? 0 : this.policy.pacer.reserve(hostOf(request.url));
-    if (wait > 0) {
-      this.putBack(request, source, wait);
-      return true;
+    const pacer = this.policy.pacer;
+    if (pacer !== null) {
+      const host = hostOf(request.url);
+      const booking = pacer.book(host, Date.now(), bookingHorizonMs(pacer.intervalOf(host)));
+      if ('retryInMs' in booking) {
+        this.putBack(request, source, booking.retryInMs);
+        return true;
+      }
+      if (booking.startInMs > 0) this.startAt.set(request, Date.now() + booking.startInMs);
     }
     this.startedIds.add(id);
     return false;
