@@ -40,7 +40,7 @@ import { crawleeConfiguration } from '../src/crawl/crawlee-configuration.js';
 import { HostPacer } from '../src/crawl/host-pacer.js';
 import { PageCrawler } from '../src/crawl/page-crawler.js';
 import { extractPage } from '../src/extract/extract-page.js';
-import { parsePage } from '../src/pipeline.js';
+import { parsePage } from '../src/analyze/analyze-page.js';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -19,11 +19,12 @@ import { execFile } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
 import { seededRandom } from './seeded-random.js';
+import { loadDevTruth } from '../test/helpers/dev-texts.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -45,7 +46,7 @@ const here = new URL('.', import.meta.url).pathname;
 if (flags.child !== undefined) {
   const { loadConfig } = await import('../src/config.js');
   const { dedupEntries } = await import('../src/batch/dedup-batch.js');
-  const { readInputs, resolveInputs } = await import('../src/batch/read-inputs.js');
+  const { readInputs, resolveInputs } = await import('../src/input/read-inputs.js');
   const config = loadConfig({ env: {} });
   const limit = flags.limit === undefined ? Number.POSITIVE_INFINITY : Number(flags.limit);
   async function* limited() {
@@ -95,7 +96,7 @@ const seed = Number(flags.seed);
 if (!Number.isInteger(docs) || docs < 1) throw new Error(`Expected \`docs\` to be a positive integer, got \`${flags.docs}\``);
 
 async function generate(path: string): Promise<void> {
-  const truth = JSON.parse(readFileSync(resolve(here, '../../shared/datasets/article-benchmark-dev/ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+  const truth = loadDevTruth();
   const paragraphs = Object.values(truth).flatMap((t) => t.articleBody.split(/\n+/).map((p) => p.trim()).filter((p) => p.length >= 80));
   const vocabulary = [...new Set(paragraphs.join(' ').split(/\s+/).filter((w) => /^\p{L}{4,}$/u.test(w)))];
   const random = seededRandom(seed);

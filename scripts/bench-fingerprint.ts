@@ -1,6 +1,6 @@
 /**
- * Fingerprinting benchmark (a script, not a test): the dev pages' main texts
- * (../shared/datasets/article-benchmark-dev/ground-truth.json), repeated to ~10 MB, fingerprinted
+ * Fingerprinting benchmark (a script, not a test): the dev pages' main texts (their committed
+ * copy in test/fixtures/article-benchmark-dev, or `--dataset <folder>` with a ground-truth.json), repeated to ~10 MB, fingerprinted
  * one text at a time on one core. Compares, in one run:
  *   - the full pipeline, analyzeText (normalise → tokens → language → stop words/stems → shingles
  *     → hashes → simhash), with each call memoising its own stems (the default);
@@ -20,25 +20,24 @@
  * Last line: fingerprint: MB/s=<full pipeline> simhash_only_MB/s=<..> baseline_MB/s=<..>
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaultConfig } from '../src/config.js';
 import { hammingDistance } from '../src/fingerprint/fingerprint-codec.js';
-import { analyzeNormalizedText } from '../src/fingerprint/analyze-normalized-text.js';
+import { analyzeNormalizedText } from '../src/analyze/analyze-normalized-text.js';
 import { fingerprintToHex } from '../src/fingerprint/fingerprint-codec.js';
 import { fingerprintParagraphs, hashFeatures } from '../src/fingerprint/fingerprint-words.js';
 import { textHash } from '../src/fingerprint/text-hash.js';
 import { simhashFromHashes } from '../src/fingerprint/simhash.js';
-import { analyzeText, fingerprintParamsFrom } from '../src/pipeline.js';
+import { analyzeText, fingerprintParamsFrom } from '../src/analyze/analyze-text.js';
 import { detectLanguage } from '../src/text/detect-language.js';
 import { normalizeText } from '../src/text/normalize-text.js';
 import { removeStopWordsAndStemParagraphs } from '../src/text/remove-stop-words-and-stem.js';
 import { StemCache } from '../src/text/stem-cache.js';
 import { tokenTable } from '../src/text/token-table.js';
 import { tokenizeParagraphs } from '../src/text/tokenize.js';
+import { loadDevTruth } from '../test/helpers/dev-texts.js';
 import type { FingerprintParams, HashName } from '../src/types.js';
 
 const { values: args } = parseArgs({
@@ -47,12 +46,13 @@ const { values: args } = parseArgs({
     hash: { type: 'string' },
     /** Only the quality figures (separation, bit bias): no speed runs. */
     quality: { type: 'boolean', default: false },
-    dataset: { type: 'string', default: join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'article-benchmark-dev') },
+    /** A folder holding the data set's ground-truth.json. @default the committed copy in test/fixtures */
+    dataset: { type: 'string' },
   },
 });
 
 const targetBytes = Number(args.mb) * 1e6;
-const truth = JSON.parse(readFileSync(join(args.dataset, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+const truth = loadDevTruth(args.dataset);
 const distinct = Object.values(truth).map((t) => t.articleBody).filter((t) => t.trim() !== '');
 const distinctBytes = distinct.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
 const passes = Math.max(1, Math.round(targetBytes / distinctBytes));

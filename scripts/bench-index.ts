@@ -1,5 +1,5 @@
 /**
- * Benchmark of the fingerprint index (src/index/).
+ * Benchmark of the fingerprint index (src/fingerprint-index/).
  *
  *   npm run bench:index -- --n 1000000 [--ops 100000] [--lookups 100000] [--batch 1000] [--single 20000]
  *                          [--brute-ms 3000] [--load-batch 10000] [--db <file>] [--keep]
@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { popcount32 } from '../src/fingerprint/fingerprint-codec.js';
-import { FingerprintIndex } from '../src/index/fingerprint-index.js';
+import { FingerprintIndex } from '../src/fingerprint-index/fingerprint-index.js';
 import type { FingerprintParams, IndexCandidate } from '../src/types.js';
 
 const { values } = parseArgs({

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { crawl, crawleeFolderName } from '../src/crawl/crawl.js';
 import type { CrawlPageEvent } from '../src/crawl/crawl.js';
-import { corpusFileName, databaseFileName } from '../src/pipeline.js';
+import { corpusFileName, databaseFileName } from '../src/store/data-folder.js';
 import { loadClusterReport } from '../src/report/load-cluster-report.js';
 import { formatClustersHtml } from '../src/report/format-html.js';
 import { writeFileAtomic } from '../src/report/write-file-atomic.js';

@@ -1,6 +1,8 @@
 /**
  * The kill -9 harness. Crawls a local 2,000-page site with mirrors (or deduplicates a JSONL file
- * of the same documents) with the real CLI in a child process, SIGKILLs it at random moments,
+ * of the same documents) with the real CLI in a child process, SIGKILLs it at random moments
+ * (each run freezes its corpus writes after a random number of stored documents, through the
+ * NEARDUP_FAULT_FREEZE hook, and is killed while the rest of it runs on; see runFaultCrawl),
  * resumes with the same `--data` until the run completes, and compares the result with an
  * uninterrupted run of the same input:
  *
@@ -22,15 +24,16 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { escapeHtml, makeText, seededRandom } from './hostile-site.js';
-import { FingerprintIndex } from '../src/index/fingerprint-index.js';
+import { FingerprintIndex } from '../src/fingerprint-index/fingerprint-index.js';
 import { fingerprintToHex, hammingDistance } from '../src/fingerprint/fingerprint-codec.js';
-import { corpusFileName, databaseFileName } from '../src/pipeline.js';
+import { corpusFileName, databaseFileName } from '../src/store/data-folder.js';
 import { crawleeFolderName } from '../src/store/data-folder.js';
+import { FAULT_FREEZE_ENV, FAULT_FREEZE_MESSAGE } from '../src/store/fault-freeze.js';
 import type { Fingerprint, FingerprintParams, RejectedDocument, SkippedPage, StoredDocument } from '../src/types.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -352,20 +355,12 @@ export function killGroup(child: ChildProcess): void {
   }
 }
 
-/** Sum of file sizes under dir (a cheap "has it written anything yet" probe). */
-function dirBytes(dir: string): number {
-  if (!existsSync(dir)) return 0;
+/** Whole lines in a corpus.jsonl so far (0 when there is none yet). */
+function corpusLineCount(file: string): number {
+  if (!existsSync(file)) return 0;
+  const raw = readFileSync(file);
   let n = 0;
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      try {
-        if (e.isDirectory()) walk(p);
-        else n += statSync(p).size;
-      } catch { /* vanished while walking */ }
-    }
-  };
-  walk(dir);
+  for (let i = raw.indexOf(0x0a); i >= 0; i = raw.indexOf(0x0a, i + 1)) n++;
   return n;
 }
 
@@ -474,13 +469,15 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
     if (baselineRun.code !== 0) {
       throw new Error(`baseline ${options.mode} failed (exit ${baselineRun.code}, signal ${baselineRun.signal}): ${baselineRun.stderr.slice(-2000)}`);
     }
-    // Kill moments: each run is killed once corpus.jsonl reaches a random share of the uninterrupted
-    // run's size (sorted, so every resumed run makes progress first), then a random 0–150 ms later
-    // so that the kill lands anywhere in the write path. With 4 kills or more, the first one comes
-    // 0–500 ms after the run starts writing, before any page is stored (startup, queue, schema).
-    const corpusBytes = statSync(join(baselineDir, corpusFileName)).size;
-    // Up to 80%: a batch run writes its corpus in steps, and a later share may only be reached by the
-    // last step, too close to the end for the kill to land.
+    // Kill moments: each run freezes its corpus writes once it has stored a random share of the
+    // uninterrupted run's documents (shares sorted, counted from what earlier runs left in corpus.jsonl,
+    // at least one new document), just before or just after that document's corpus line
+    // (NEARDUP_FAULT_FREEZE, src/store/fault-freeze.ts), and is killed a random 0–150 ms after it says
+    // so while the rest of it (crawler, workers, queue) keeps running. The frozen run cannot finish,
+    // so every kill lands, on a fast machine or a loaded one. With 4 kills or more, the first one
+    // comes at the very first stored document.
+    const baselineStored = (await inspectDataDir(baselineDir)).storedUrls.length;
+    // Up to 80%: every killed run leaves documents for the next one to store.
     const shares = Array.from({ length: kills }, () => 0.03 + rnd() * 0.77).sort((a, b) => a - b);
     if (kills >= 4) shares[0] = 0;
     const killLog: FaultKill[] = [];
@@ -488,33 +485,29 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
     let tornQueueFiles = 0;
     for (let i = 0; i < kills && !finishedEarly; i++) {
       const share = shares[i]!;
-      const jitter = Math.floor(rnd() * (share === 0 ? 500 : 150));
+      const linesBefore = corpusLineCount(join(faultedDir, corpusFileName));
+      const afterStored = Math.max(1, Math.round(share * baselineStored) - linesBefore);
+      const phase = rnd() < 0.5 ? 'before-corpus' : 'after-corpus';
+      const jitter = Math.floor(rnd() * 150);
       let firedAt = -1;
-      let started = -1;
       const run = await spawnCli(argsFor(options.mode, input, faultedDir, extra), {
-        env,
+        env: { ...env, [FAULT_FREEZE_ENV]: `${afterStored}:${phase}` },
         timeoutMs,
         onSpawn: (child) => {
-          const before = dirBytes(faultedDir);
-          const corpus = join(faultedDir, corpusFileName);
           const spawned = Date.now();
-          const poll = setInterval(() => {
-            if (child.exitCode !== null || child.signalCode !== null) { clearInterval(poll); return; }
-            if (started < 0 && dirBytes(faultedDir) !== before) started = Date.now();
-            if (started < 0) return;
-            let size = 0;
-            try { size = statSync(corpus).size; } catch { /* not there yet */ }
-            if (share === 0 || size >= share * corpusBytes) {
-              clearInterval(poll);
-              setTimeout(() => { firedAt = Date.now() - spawned; killGroup(child); }, jitter);
-            }
-          }, 20);
-          child.on('close', () => clearInterval(poll));
+          let said = '';
+          const onData = (chunk: Buffer) => {
+            said += chunk.toString();
+            if (!said.includes(FAULT_FREEZE_MESSAGE)) return;
+            child.stderr!.off('data', onData);
+            setTimeout(() => { firedAt = Date.now() - spawned; killGroup(child); }, jitter);
+          };
+          child.stderr!.on('data', onData);
         },
       });
       const killed = run.signal === 'SIGKILL';
       killLog.push({ afterMs: firedAt, killed, code: run.code });
-      log(`run ${i + 1}: ${killed ? `killed at ${Math.round(share * 100)}% of the corpus + ${jitter} ms (${firedAt} ms after start)` : `exited ${run.code} before the kill`} (${run.ms} ms)`);
+      log(`run ${i + 1}: ${killed ? `frozen ${phase} after ${afterStored} new stored documents (${Math.round(share * 100)}% of the uninterrupted run's), killed ${jitter} ms later (${firedAt} ms after start)` : `exited ${run.code} without freezing`} (${run.ms} ms)`);
       if (!killed) {
         if (run.code !== 0) throw new Error(`resumed ${options.mode} failed (exit ${run.code}): ${run.stderr.slice(-2000)}`);
         finishedEarly = true;

@@ -7,15 +7,17 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ConfigError, describeValue } from './errors.js';
+import { MAX_DISTANCE, MAX_SHINGLE_SIZE } from './fingerprint/fingerprint-params.js';
+import { FEATURE_WEIGHTINGS, HASH_NAMES, SCOPE_MODES } from './types.js';
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const configSchema = z.object({
   fingerprint: z.object({
-    distance: int(0, 31),
-    shingleSize: int(1, 16),
-    hash: z.enum(['rabin', 'murmur']),
-    weighting: z.enum(['unit', 'count']),
+    distance: int(0, MAX_DISTANCE),
+    shingleSize: int(1, MAX_SHINGLE_SIZE),
+    hash: z.enum(HASH_NAMES),
+    weighting: z.enum(FEATURE_WEIGHTINGS),
     /** Fewer normalised tokens than this: recorded as skipped `too-short`, never fingerprinted. */
     minTokens: int(0, 100_000),
   }).strict(),
@@ -23,7 +25,7 @@ export const configSchema = z.object({
     maxPages: int(1, 100_000_000),
     maxDepth: int(0, 10_000),
     concurrency: int(1, 1000),
-    scope: z.enum(['host', 'domain', 'any']),
+    scope: z.enum(SCOPE_MODES),
     followDuplicates: z.boolean(),
     respectRobots: z.boolean(),
     maxPageBytes: int(1024, 1 << 30),

@@ -3,6 +3,7 @@ export { loadConfig, parseConfig, defaultConfig, configSchema } from './config.j
 export type { Config, PartialConfig, LoadConfigOptions } from './config.js';
 export {
   NeardupError, ValidationError, InputError, ConfigError, IndexError, ParameterMismatchError, StorageError, CrawlError,
+  NoFeaturesError, WorkerCrashError, WorkerStartError,
 } from './errors.js';
 export type * from './types.js';
 
@@ -27,8 +28,8 @@ export { comparableUrl } from './report/comparable-url.js';
 export type { ClusterReport, Cluster, ClusterMember, ClusterStats, HostMirror } from './report/cluster-report.js';
 
 // fingerprint: text in, fingerprint out (each stage usable alone)
-export { analyzeText, analyzeHtml, fingerprintParamsFrom } from './pipeline.js';
-export type { AnalyzeOptions } from './pipeline.js';
+export { analyzeText, analyzeHtml, fingerprintParamsFrom } from './analyze/analyze-text.js';
+export type { AnalyzeOptions } from './analyze/analyze-text.js';
 export { normalizeText } from './text/normalize-text.js';
 export { foldHomoglyphs, dominantScript } from './text/fold-homoglyphs.js';
 export { HOMOGLYPH_CLASSES } from './text/homoglyph-table.js';
@@ -50,7 +51,8 @@ export { shingles, paragraphShingles } from './text/shingles.js';
 export { NORMALIZER_VERSION } from './text/normalizer-version.js';
 export { rabin64, RABIN_POLYNOMIAL } from './fingerprint/rabin-hash.js';
 export { murmur64 } from './fingerprint/murmur-hash.js';
-export { hash64, HASH_NAMES } from './fingerprint/hash64.js';
+export { hash64 } from './fingerprint/hash64.js';
+export { HASH_NAMES } from './types.js';
 export { simhashFromHashes, simhashFeatures } from './fingerprint/simhash.js';
 export { hashFeatures, fingerprintWords, fingerprintParagraphs } from './fingerprint/fingerprint-words.js';
 export { textHash } from './fingerprint/text-hash.js';
@@ -61,13 +63,13 @@ export {
 // batch dedup of existing corpora, and pair evaluation
 export { dedupBatch, dedupEntries, analyseBatch } from './batch/dedup-batch.js';
 export type { BatchSummary, BatchProgress, DedupBatchOptions, DedupEntriesOptions, Analyser } from './batch/dedup-batch.js';
-export { readInputs, resolveInputs, walkFolder } from './batch/read-inputs.js';
-export type { ResolvedInput } from './batch/read-inputs.js';
-export { readJsonl } from './batch/read-jsonl.js';
-export { readWarc } from './batch/read-warc.js';
-export { decodeHtmlBytes } from './batch/decode-html-bytes.js';
-export { AnalyzePool, WorkerCrashError, WorkerStartError } from './batch/analyze-pool.js';
-export type { BatchEntry, BatchProblem, ReaderOptions, JsonlLineEntry } from './batch/batch-entry.js';
+export { readInputs, resolveInputs, walkFolder } from './input/read-inputs.js';
+export type { ResolvedInput } from './input/read-inputs.js';
+export { readJsonl } from './input/read-jsonl.js';
+export { readWarc } from './input/read-warc.js';
+export { decodeHtmlBytes } from './input/decode-html-bytes.js';
+export { AnalyzePool } from './batch/analyze-pool.js';
+export type { BatchEntry, BatchProblem, ReaderOptions, JsonlLineEntry } from './input/batch-entry.js';
 export type { AnalyzeItem, AnalyzeResult } from './batch/analyze-item.js';
 export { evaluatePairs } from './eval/evaluate-pairs.js';
 export type { EvalReport, EvaluatePairsOptions, PairOutcome, KindFigures } from './eval/evaluate-pairs.js';
@@ -77,13 +79,18 @@ export { parsePairs } from './eval/parse-pairs.js';
 export { formatEvalReport } from './eval/format-eval-report.js';
 
 // index: fingerprint in, decision out
-export { FingerprintIndex, SKIP_REASONS } from './index/fingerprint-index.js';
-export type { IndexOptions, Match, IndexStats } from './index/fingerprint-index.js';
-export { blockLayout, blocksOf, MAX_DISTANCE } from './index/block-layout.js';
-export type { BlockLayout } from './index/block-layout.js';
+export { FingerprintIndex } from './fingerprint-index/fingerprint-index.js';
+export { SKIP_REASONS } from './types.js';
+export type { IndexOptions, Match, IndexStats } from './fingerprint-index/fingerprint-index.js';
+export { blockLayout, blocksOf } from './fingerprint-index/block-layout.js';
+export { MAX_DISTANCE } from './fingerprint/fingerprint-params.js';
+export type { BlockLayout } from './fingerprint-index/block-layout.js';
 
 // pipeline and crawl
-export { analyzePage, analyzeParsedPage, Pipeline, corpusFileName, databaseFileName } from './pipeline.js';
-export type { AnalyzedPage, PipelineOptions } from './pipeline.js';
+export { analyzePage, analyzeParsedPage } from './analyze/analyze-page.js';
+export { Pipeline } from './pipeline.js';
+export { corpusFileName, databaseFileName } from './store/data-folder.js';
+export type { AnalyzedPage } from './analyze/analyze-page.js';
+export type { PipelineOptions } from './pipeline.js';
 export { crawl } from './crawl/crawl.js';
 export type { CrawlOptions, CrawlSummary, CrawlProgress, CrawlPageEvent } from './crawl/crawl.js';

@@ -1,231 +1,30 @@
 /**
- * The one place that wires the stages together:
- *   extract (HTML → ExtractedPage) → text (normalise, tokens, stop words, stems, shingles)
- *   → fingerprint (hash64, simhash) → index (check-and-insert) → store (corpus.jsonl).
- *
- * Two halves, so that batch dedup can run the pure half in worker threads:
- * - analyze*: pure, no I/O, safe in any thread (text or HTML in, AnalyzedPage out).
- * - Pipeline: holds the index and the corpus writer; commits analysed pages in order.
+ * The committing half: analysed pages in (src/analyze/), index decision (src/fingerprint-index/),
+ * then the corpus line of a stored page (src/store/), with counters. The one place that commits:
+ * the crawl (src/crawl/) and batch dedup (src/batch/) hand their pages here.
  */
-import type { FingerprintParams, TextAnalysis } from './types.js';
-
-// ============================================================ analysis (text → fingerprint)
-// Owned by the fingerprint core. Composes src/text/ and src/fingerprint/.
-
-import type { Config as AnalysisConfig } from './config.js';
-import { ValidationError as AnalysisValidationError, describeValue as describeAnalysisValue } from './errors.js';
-import { extractHtml } from './extract/extract-page.js';
-import { analyzeNormalizedText } from './fingerprint/analyze-normalized-text.js';
-import { assertHashName } from './fingerprint/hash64.js';
-import { normalizeText } from './text/normalize-text.js';
-import { NORMALIZER_VERSION } from './text/normalizer-version.js';
-import type { StemCache } from './text/stem-cache.js';
-import type { ExtractedPage as AnalysisPage } from './types.js';
-
-/** Options of {@link analyzeText} that do not change fingerprint values. */
-export interface AnalyzeOptions {
-  /**
-   * Stems kept across calls; give one per thread to a long run (it serves the languages stemmed
-   * through snowball-stemmers' code, the costliest per word). Without it each call memoises its own
-   * document's stems.
-   */
-  readonly stemCache?: StemCache | undefined;
-}
-
-/** The fingerprint parameters of a config section, with this build's normaliser version. */
-export function fingerprintParamsFrom(settings: AnalysisConfig['fingerprint']): FingerprintParams {
-  return {
-    distance: settings.distance,
-    shingleSize: settings.shingleSize,
-    hash: settings.hash,
-    weighting: settings.weighting,
-    normalizerVersion: NORMALIZER_VERSION,
-  };
-}
-
-function assertAnalysisParams(params: FingerprintParams): void {
-  const { shingleSize, weighting, normalizerVersion } = params;
-  if (!Number.isInteger(shingleSize) || shingleSize < 1 || shingleSize > 16) {
-    throw new AnalysisValidationError(`Expected \`shingleSize\` to be an integer 1–16, got ${describeAnalysisValue(shingleSize)}`);
-  }
-  assertHashName(params.hash);
-  if (weighting !== 'unit' && weighting !== 'count') {
-    throw new AnalysisValidationError(`Expected \`weighting\` to be one of unit|count, got ${describeAnalysisValue(weighting)}`);
-  }
-  if (normalizerVersion !== NORMALIZER_VERSION) {
-    throw new AnalysisValidationError(
-      `Expected \`normalizerVersion\` to be ${NORMALIZER_VERSION} (this build's normaliser), got ${describeAnalysisValue(normalizerVersion)}`,
-    );
-  }
-}
-
-/**
- * Text in, fingerprint out: normalise (NFKC, look-alike letters, lower case) → tokens by paragraph
- * → language → stop words and stems → shingles (within paragraphs) → feature hashes → simhash.
- * Pure; safe in any thread.
- */
-export function analyzeText(text: string, params: FingerprintParams, options: AnalyzeOptions = {}): TextAnalysis {
-  if (typeof text !== 'string') throw new AnalysisValidationError(`Expected \`text\` to be a string, got ${describeAnalysisValue(text)}`);
-  assertAnalysisParams(params);
-  // The stages composed one by one (tokenizeParagraphs, detectLanguage, removeStopWordsAndStemParagraphs,
-  // fingerprintParagraphs, textHash) give the same values; this path does each distinct token's work once.
-  return analyzeNormalizedText(normalizeText(text), params, options.stemCache);
-}
-
-/** HTML in: the page's main text (src/extract/) and its analysis. */
-export function analyzeHtml(html: string, params: FingerprintParams, url?: string, options: AnalyzeOptions = {}): { page: AnalysisPage; analysis: TextAnalysis } {
-  const page = extractHtml(html, url);
-  return { page, analysis: analyzeText(page.text, params, options) };
-}
-
-// ============================================================ pages and the index
-// Owned by the crawl/pipeline work. Composes src/extract/, analyzeText, src/index/, src/store/.
-
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheerioAPI } from 'cheerio';
+import { analyzeExtractedPage, analyzePage, type AnalyzedPage } from './analyze/analyze-page.js';
 import type { Config } from './config.js';
 import { StorageError, ValidationError, describeValue } from './errors.js';
-import { extractPage, parseHtml } from './extract/extract-page.js';
 import { fingerprintToHex } from './fingerprint/fingerprint-codec.js';
-import { FingerprintIndex } from './index/fingerprint-index.js';
+import { fingerprintParamsFrom } from './analyze/analyze-text.js';
+import { FingerprintIndex } from './fingerprint-index/fingerprint-index.js';
 import { CorpusWriter, type CorpusRecord } from './store/corpus-writer.js';
-import { corpusFileName as corpusFile, databaseFileName as databaseFile } from './store/data-folder.js';
-import { StemCache as PageStemCache } from './text/stem-cache.js';
-import type { Decision, DocumentMeta, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
+import { faultFreezeFromEnv, freezeForever, type FaultFreeze, type FaultFreezePhase } from './store/fault-freeze.js';
+import { corpusFileName, databaseFileName } from './store/data-folder.js';
+import { StemCache } from './analyze/analyze-text.js';
+import type { Decision, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
 
-export { corpusFileName, databaseFileName } from './store/data-folder.js';
-
-/**
- * One page after the pure half of the pipeline: extracted and fingerprinted, or marked to skip.
- * Plain data (structured-clone-able), so it can cross worker threads.
- */
-export interface AnalyzedPage {
-  readonly url: string;
-  /** URL after redirects, or null when none happened. */
+/** What the crawl needs back for a committed page. */
+export interface CommitResult {
+  readonly decision: Decision;
+  /** URL after redirects, or null. */
   readonly finalUrl: string | null;
-  /** What extraction found; kept for skipped pages too (their links may still be followed). Null for text input. */
-  readonly page: ExtractedPage | null;
-  /** Null when the page is skipped before fingerprinting (no text, too short, parse error). */
-  readonly analysis: TextAnalysis | null;
-  /** Why the page is not judged, or null when it goes to the index. */
-  readonly skip: { readonly reason: SkipReason; readonly detail: string } | null;
-  readonly meta: DocumentMeta;
-  /** The main text (what corpus.jsonl stores); '' when it is given as `textJson`. */
-  readonly text: string;
-  /**
-   * The main text as the UTF-8 bytes of its JSON string, instead of `text`: batch dedup's workers
-   * send texts back so, as the main thread only writes them to corpus.jsonl.
-   */
-  readonly textJson?: Uint8Array;
-}
-
-/** Parses a page's HTML once; hand the result to {@link analyzeParsedPage}. */
-export function parsePage(html: string): CheerioAPI {
-  return parseHtml(html);
-}
-
-function skippedPage(input: PageInput, reason: SkipReason, detail: string, page: ExtractedPage | null = null): AnalyzedPage {
-  const finalUrl = input.finalUrl !== undefined && input.finalUrl !== null && input.finalUrl !== input.url ? input.finalUrl : null;
-  return {
-    url: input.url,
-    finalUrl,
-    page,
-    analysis: null,
-    skip: { reason, detail },
-    meta: {
-      url: input.url,
-      finalUrl,
-      title: page?.title ?? '',
-      fetchedAt: input.fetchedAt ?? Date.now(),
-      lastModified: input.lastModified ?? null,
-      depth: input.depth ?? null,
-    },
-    text: page?.text ?? '',
-  };
-}
-
-/** Fingerprints a page's main text (extracted already, or given as text) and decides whether the index should judge it. */
-function analyzeExtracted(input: PageInput, page: ExtractedPage | null, text: string, title: string, config: Config, options: AnalyzeOptions): AnalyzedPage {
-  if (text.trim() === '') return skippedPage(input, 'no-text', page === null ? 'empty text' : 'no main text found', page);
-  const analysis = analyzeText(text, fingerprintParamsFrom(config.fingerprint), options);
-  const minTokens = config.fingerprint.minTokens;
-  if (analysis.tokenCount < minTokens) {
-    return { ...skippedPage(input, 'too-short', `${analysis.tokenCount} tokens, fewer than minTokens ${minTokens}`, page), text };
-  }
-  if (analysis.fingerprint === null) return { ...skippedPage(input, 'no-text', 'no features to fingerprint', page), text };
-  const finalUrl = input.finalUrl !== undefined && input.finalUrl !== null && input.finalUrl !== input.url ? input.finalUrl : null;
-  return {
-    url: input.url,
-    finalUrl,
-    page,
-    analysis,
-    skip: null,
-    meta: {
-      url: input.url,
-      finalUrl,
-      title,
-      language: analysis.language,
-      textLength: text.length,
-      fetchedAt: input.fetchedAt ?? Date.now(),
-      canonicalUrl: page?.canonicalUrl ?? null,
-      publishedAt: page?.publishedAt ?? null,
-      lastModified: input.lastModified ?? null,
-      depth: input.depth ?? null,
-    },
-    text,
-  };
-}
-
-/**
- * The crawl's path: a page parsed once (by {@link parsePage}, or crawlee's `$`) → extraction →
- * fingerprint. Pure. Links resolve against the final URL.
- */
-export function analyzeParsedPage($: CheerioAPI, input: PageInput, config: Config, options: AnalyzeOptions = {}): AnalyzedPage {
-  let page: ExtractedPage;
-  try {
-    page = extractParsedPage($, input);
-  } catch (error) {
-    return skippedPage(input, 'parse-error', (error as Error).message);
-  }
-  return analyzeExtractedPage(input, page, config, options);
-}
-
-/** Extraction alone, from a parsed page (links resolve against the final URL). Throws what the extractor throws. */
-export function extractParsedPage($: CheerioAPI, input: PageInput): ExtractedPage {
-  return extractPage($, input.finalUrl ?? input.url);
-}
-
-/**
- * The half after extraction: fingerprints an extracted page's text and decides whether the index
- * should judge it. Plain data in and out, so it can run in a worker thread while the thread that
- * parsed the page goes on (see src/crawl/analysis-thread.ts).
- */
-export function analyzeExtractedPage(input: PageInput, page: ExtractedPage, config: Config, options: AnalyzeOptions = {}): AnalyzedPage {
-  return analyzeExtracted(input, page, page.text, page.title, config, options);
-}
-
-/**
- * A page or document in, analysed: extracts the main text when `html` is given, otherwise uses
- * `text`; then fingerprints it. Pure (no I/O), so safe in worker threads. Too little text gives a
- * skip reason (`no-text`, `too-short` below `fingerprint.minTokens`) rather than a fingerprint
- * that would match every other empty page.
- */
-export function analyzePage(input: PageInput, config: Config, options: AnalyzeOptions = {}): AnalyzedPage {
-  if (typeof input.html === 'string') {
-    let $: CheerioAPI;
-    try {
-      $ = parseHtml(input.html);
-    } catch (error) {
-      return skippedPage(input, 'parse-error', (error as Error).message);
-    }
-    return analyzeParsedPage($, input, config, options);
-  }
-  if (typeof input.text === 'string') {
-    const title = typeof input.extra?.title === 'string' ? input.extra.title : '';
-    return analyzeExtracted(input, null, input.text, title, config, options);
-  }
-  return skippedPage(input, 'no-text', 'neither html nor text given');
+  readonly title: string;
+  /** Why a skipped page was skipped ('' otherwise). */
+  readonly detail: string;
 }
 
 export interface PipelineOptions {
@@ -259,9 +58,13 @@ export class Pipeline {
   readonly config: Config;
   readonly index: FingerprintIndex;
   /** Stems kept across the pages this pipeline analyses itself (`process`). */
-  readonly stemCache = new PageStemCache();
+  readonly stemCache = new StemCache();
   private readonly corpus: CorpusWriter;
   private closed = false;
+  /** The kill tests' hook (src/store/fault-freeze.ts); null in every normal run. */
+  private readonly faultFreeze: FaultFreeze | null = faultFreezeFromEnv();
+  /** Corpus lines this pipeline has appended (counted only for the hook). */
+  private linesWritten = 0;
 
   private constructor(dataDir: string, config: Config, index: FingerprintIndex, corpus: CorpusWriter) {
     this.dataDir = dataDir;
@@ -281,10 +84,10 @@ export class Pipeline {
     } catch (error) {
       throw new StorageError(`Cannot create data folder \`${dataDir}\`: ${(error as Error).message}`, { cause: error });
     }
-    const index = FingerprintIndex.open(join(dataDir, databaseFile), { params: fingerprintParamsFrom(config.fingerprint) });
+    const index = FingerprintIndex.open(join(dataDir, databaseFileName), { params: fingerprintParamsFrom(config.fingerprint) });
     let corpus: CorpusWriter;
     try {
-      corpus = CorpusWriter.open(join(dataDir, corpusFile));
+      corpus = CorpusWriter.open(join(dataDir, corpusFileName));
     } catch (error) {
       index.close();
       throw error;
@@ -295,6 +98,25 @@ export class Pipeline {
   /** Extracts, fingerprints and commits one page. */
   process(input: PageInput): Decision {
     return this.commit(analyzePage(input, this.config, { stemCache: this.stemCache }));
+  }
+
+  /**
+   * Analyses an extracted page (a crawled page, extracted by the crawl) and commits it. A page that
+   * breaks the analysis is recorded (`parse-error`, counted as an error), never allowed to stop the
+   * crawl; a failed write throws.
+   */
+  commitExtracted(input: PageInput, page: ExtractedPage): CommitResult {
+    let analyzed: AnalyzedPage;
+    try {
+      analyzed = analyzeExtractedPage(input, page, this.config, { stemCache: this.stemCache });
+    } catch (error) {
+      const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
+      this.countError();
+      this.recordSkip(input.url, 'parse-error', detail);
+      return { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
+    }
+    const decision = this.commit(analyzed);
+    return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
   }
 
   /** Sends one analysed page to the index (or records its skip), then writes the corpus line of a stored page. */
@@ -428,8 +250,18 @@ export class Pipeline {
           fetchedAt: doc.fetchedAt === undefined ? null : new Date(doc.fetchedAt).toISOString(),
         });
       }
+      this.checkFaultFreeze('before-corpus', records.length);
       this.corpus.appendMany(records);
+      this.linesWritten += records.length;
     });
+    this.checkFaultFreeze('after-corpus', 0);
+  }
+
+  /** Freezes this thread for good when the kill tests' hook asks for it at this point (see fault-freeze.ts). */
+  private checkFaultFreeze(phase: FaultFreezePhase, due: number): void {
+    const hook = this.faultFreeze;
+    if (hook === null || hook.phase !== phase || this.linesWritten + due < hook.afterStored) return;
+    freezeForever(`${phase} after ${this.linesWritten + due} new stored documents`);
   }
 
   private recordLinksOf(analyzed: AnalyzedPage): void {

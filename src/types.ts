@@ -1,6 +1,6 @@
 /**
  * The records that pass between stages. Each stage takes one of these and returns another;
- * only src/pipeline.ts wires them together.
+ * only the analysis (src/analyze/) and the pipeline (src/pipeline.ts) call the stages in order.
  */
 
 // ---------------------------------------------------------------- fingerprint
@@ -14,10 +14,12 @@ export interface Fingerprint {
 }
 
 /** Feature hash functions. `rabin` is the seed's GF(2) polynomial fingerprint. */
-export type HashName = 'rabin' | 'murmur';
+export const HASH_NAMES = ['rabin', 'murmur'] as const;
+export type HashName = (typeof HASH_NAMES)[number];
 
 /** How a feature weighs in the simhash counters. */
-export type FeatureWeighting = 'unit' | 'count';
+export const FEATURE_WEIGHTINGS = ['unit', 'count'] as const;
+export type FeatureWeighting = (typeof FEATURE_WEIGHTINGS)[number];
 
 /** Everything that changes fingerprint values; stored in each database and checked on open. */
 export interface FingerprintParams {
@@ -103,18 +105,12 @@ export type Decision =
   | { readonly kind: 'near'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: number }
   | { readonly kind: 'skipped'; readonly reason: SkipReason };
 
-/** Why a page was neither stored nor judged a duplicate. */
-export type SkipReason =
-  | 'no-text'
-  | 'too-short'
-  | 'not-html'
-  | 'too-large'
-  | 'http-error'
-  | 'robots'
-  | 'out-of-scope'
-  | 'fetch-error'
-  | 'decode-error'
-  | 'parse-error';
+/** Why a page was neither stored nor judged a duplicate: every reason. */
+export const SKIP_REASONS = [
+  'no-text', 'too-short', 'not-html', 'too-large', 'http-error', 'robots', 'out-of-scope', 'fetch-error', 'decode-error',
+  'parse-error',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** A stored document as read back from the index. */
 export interface StoredDocument extends DocumentMeta {
@@ -140,6 +136,12 @@ export interface SkippedPage {
   readonly detail: string | null;
   readonly at: number;
 }
+
+// ---------------------------------------------------------------- crawl
+
+/** Which URLs a crawl may fetch (see src/crawl/crawl-scope.ts). */
+export const SCOPE_MODES = ['host', 'domain', 'any'] as const;
+export type ScopeMode = (typeof SCOPE_MODES)[number];
 
 // ---------------------------------------------------------------- pipeline
 

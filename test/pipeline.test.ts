@@ -1,6 +1,6 @@
 /**
- * The pages half of src/pipeline.ts: analyzePage / analyzeParsedPage (pure) and the Pipeline
- * (index + corpus.jsonl + counters + links).
+ * src/analyze/analyze-page.ts (analyzePage / analyzeParsedPage, pure) and src/pipeline.ts (the Pipeline:
+ * index + corpus.jsonl + counters + links).
  */
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dailySamplePage, loadDemoArticles, mirrorTimesPage } from '../scripts/demo-site/demo-site.js';
 import { loadConfig } from '../src/config.js';
 import { StorageError, ValidationError } from '../src/errors.js';
-import { Pipeline, analyzePage, analyzeParsedPage, corpusFileName, parsePage } from '../src/pipeline.js';
-import type { AnalyzedPage } from '../src/pipeline.js';
+import { Pipeline } from '../src/pipeline.js';
+import { analyzePage, analyzeParsedPage, parsePage } from '../src/analyze/analyze-page.js';
+import { corpusFileName } from '../src/store/data-folder.js';
+import type { AnalyzedPage } from '../src/analyze/analyze-page.js';
 import type { CorpusRecord } from '../src/store/corpus-writer.js';
 
 const config = loadConfig({ env: {} });

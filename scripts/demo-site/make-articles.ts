@@ -1,14 +1,15 @@
 /**
  * Regenerates scripts/demo-site/articles.json: a dozen English article texts from
- * ../shared/datasets/article-benchmark-dev (MIT licence, Scrapinghub's article-extraction
- * benchmark), so that the demo and the crawl tests run offline without the dataset.
+ * the dev pages of Scrapinghub's article-extraction benchmark (MIT licence; the committed copy of
+ * their texts in test/fixtures/article-benchmark-dev), so that the demo and the crawl tests run
+ * offline without the data set.
  *
  *   npx tsx scripts/demo-site/make-articles.ts
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadDevTruth } from '../../test/helpers/dev-texts.js';
 
-const datasetDir = fileURLToPath(new URL('../../../shared/datasets/article-benchmark-dev/', import.meta.url));
 const outPath = fileURLToPath(new URL('./articles.json', import.meta.url));
 
 interface Truth {
@@ -29,7 +30,7 @@ function slugOf(title: string): string {
   return title.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '').slice(0, 6).join('-');
 }
 
-const truth = JSON.parse(readFileSync(`${datasetDir}ground-truth.json`, 'utf8')) as Record<string, Truth>;
+const truth: Record<string, Truth> = loadDevTruth();
 const picked = Object.entries(truth)
   .filter(([, t]) => /^https?:\/\/(www\.)?[a-z]+\.(com|org)\//.test(t.url))
   .filter(([, t]) => t.articleBody.length >= 1500 && t.articleBody.length <= 4200)

@@ -3,11 +3,12 @@
  * a worker thread and on the calling thread: a line is decoded and parsed here, so that the thread
  * reading the input never builds the document's strings.
  */
-import { analyzePage, type AnalyzeOptions, type AnalyzedPage } from '../pipeline.js';
+import { analyzePage, type AnalyzedPage } from '../analyze/analyze-page.js';
+import { type AnalyzeOptions } from '../analyze/analyze-text.js';
 import type { Config } from '../config.js';
 import type { PageInput } from '../types.js';
-import type { JsonlLineEntry, ProblemEntry, SkipEntry } from './batch-entry.js';
-import { jsonlLineToEntry } from './read-jsonl.js';
+import type { JsonlLineEntry, ProblemEntry, SkipEntry } from '../input/batch-entry.js';
+import { jsonlLineToEntry } from '../input/read-jsonl.js';
 
 /** What goes to analysis: a document, or a JSONL line that becomes one (or a skip, or a problem). */
 export type AnalyzeItem = PageInput | JsonlLineEntry;

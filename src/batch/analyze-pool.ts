@@ -7,12 +7,12 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { NeardupError } from '../errors.js';
+import { WorkerCrashError, WorkerStartError } from '../errors.js';
 import type { Config } from '../config.js';
-import type { AnalyzedPage } from '../pipeline.js';
+import type { AnalyzedPage } from '../analyze/analyze-page.js';
 import type { PageInput } from '../types.js';
 import { isJsonlLine, type AnalyzeItem, type AnalyzeResult } from './analyze-item.js';
-import type { JsonlLineEntry } from './batch-entry.js';
+import type { JsonlLineEntry } from '../input/batch-entry.js';
 
 export type { AnalyzeItem, AnalyzeResult } from './analyze-item.js';
 
@@ -54,20 +54,6 @@ export interface AnalyzeResponse {
 /** The first message of a worker: its modules are loaded and it takes work. */
 export interface AnalyzeReady {
   readonly ready: true;
-}
-
-/** A worker thread exited or failed while it held a batch (it is replaced; the batch may be retried). */
-export class WorkerCrashError extends NeardupError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('E_WORKER', message, options);
-  }
-}
-
-/** A worker thread could not start (its modules failed to load): the pool cannot work at all. */
-export class WorkerStartError extends NeardupError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('E_WORKER_START', message, options);
-  }
 }
 
 export interface AnalyzePoolOptions {

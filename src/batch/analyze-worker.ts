@@ -5,8 +5,9 @@
  * the batch goes on. Texts the main thread lacks come back as JSON bytes (see WireResult).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { AnalyzeOptions, AnalyzedPage } from '../pipeline.js';
-import { StemCache } from '../text/stem-cache.js';
+import type { AnalyzeOptions } from '../analyze/analyze-text.js';
+import type { AnalyzedPage } from '../analyze/analyze-page.js';
+import { StemCache } from '../analyze/analyze-text.js';
 import type { Config } from '../config.js';
 import type { PageInput } from '../types.js';
 import { analyzeInput, analyzeJsonlText, type AnalyzeResult } from './analyze-item.js';

@@ -13,15 +13,18 @@
  *   with their position, never fatal. Only failures to write outputs stop the run.
  */
 import PQueue from 'p-queue';
-import { Pipeline, type AnalyzeOptions, type AnalyzedPage } from '../pipeline.js';
-import { StemCache } from '../text/stem-cache.js';
+import { Pipeline } from '../pipeline.js';
+import { type AnalyzeOptions } from '../analyze/analyze-text.js';
+import { type AnalyzedPage } from '../analyze/analyze-page.js';
+import { StemCache } from '../analyze/analyze-text.js';
 import type { Config } from '../config.js';
 import type { Decision, PageInput, SkipReason } from '../types.js';
-import type { BatchEntry, BatchProblem, JsonlLineEntry, PageEntry } from './batch-entry.js';
+import type { BatchEntry, BatchProblem, JsonlLineEntry, PageEntry } from '../input/batch-entry.js';
 import { analyzeItem, type AnalyzeItem, type AnalyzeResult } from './analyze-item.js';
-import { AnalyzePool, WorkerCrashError, workerCount } from './analyze-pool.js';
-import { jsonlLineToEntry } from './read-jsonl.js';
-import { readInputs, resolveInputs } from './read-inputs.js';
+import { AnalyzePool, workerCount } from './analyze-pool.js';
+import { WorkerCrashError } from '../errors.js';
+import { jsonlLineToEntry } from '../input/read-jsonl.js';
+import { readInputs, resolveInputs } from '../input/read-inputs.js';
 
 /** Counters of a batch run, as reported while running and at the end. */
 export interface BatchProgress {

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../errors.js';
 import { fingerprintToHex, hammingDistance } from '../fingerprint/fingerprint-codec.js';
-import { addFingerprintOptions, analyzeInput, configFrom, type FingerprintFlags } from './fingerprint-command.js';
+import { addFingerprintOptions, analyzeInputFile, configFrom, type FingerprintFlags } from './fingerprint-flags.js';
 import { intFlag } from './shared.js';
 
 export function registerCompare(program: Command): void {
@@ -21,8 +21,8 @@ export function registerCompare(program: Command): void {
       if (a === '-' && b === '-') throw new ValidationError('Expected at most one of `a` and `b` to be `-` (standard input)');
       const config = configFrom(cmd, flags);
       const html = flags.html === true;
-      const left = analyzeInput(a, config, html);
-      const right = analyzeInput(b, config, html);
+      const left = analyzeInputFile(a, config, html);
+      const right = analyzeInputFile(b, config, html);
       const distance = hammingDistance(left.fingerprint!, right.fingerprint!);
       const threshold = config.fingerprint.distance;
       const verdict = distance <= threshold ? 'near-duplicate' : 'distinct';

@@ -7,8 +7,7 @@ import type { Command } from 'commander';
 import { defaultConfig, loadConfig } from '../config.js';
 import type { PartialConfig } from '../config.js';
 import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
-import { scopeModes } from '../crawl/crawl-scope.js';
-import type { ScopeMode } from '../crawl/crawl-scope.js';
+import { SCOPE_MODES, type ScopeMode } from '../types.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
 import { choiceFlag, intFlag } from './shared.js';
 
@@ -72,7 +71,7 @@ export function registerCrawl(program: Command): void {
     .option('--max-pages <n>', `pages to fetch in all, earlier runs on --data included (default: ${d.maxPages})`, intFlag('max-pages', 1, 100_000_000))
     .option('--max-depth <n>', `links to follow from a seed, at most (default: ${d.maxDepth})`, intFlag('max-depth', 0, 10_000))
     .option('--concurrency <n>', `requests in flight (default: ${d.concurrency})`, intFlag('concurrency', 1, 1000))
-    .option('--scope <mode>', `host: the seeds' hosts; domain: their registrable domains; any: everywhere (default: ${d.scope})`, choiceFlag('scope', scopeModes))
+    .option('--scope <mode>', `host: the seeds' hosts; domain: their registrable domains; any: everywhere (default: ${d.scope})`, choiceFlag('scope', SCOPE_MODES))
     .option('--distance <k>', `near-duplicate threshold k, Hamming distance (default: ${distance})`, intFlag('distance', 0, 31))
     .option('--follow-duplicates', `follow links on pages rejected as duplicates (default: ${d.followDuplicates})`)
     .option('--no-robots', `ignore robots.txt (default: obeyed)`)

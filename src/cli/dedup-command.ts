@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { dedupBatch, type BatchProgress, type BatchSummary } from '../batch/dedup-batch.js';
-import type { BatchProblem } from '../batch/batch-entry.js';
-import { inputKindHelp } from '../batch/input-kind.js';
+import type { BatchProblem } from '../input/batch-entry.js';
+import { inputKindHelp } from '../input/input-kind.js';
 import { intFlag } from './shared.js';
 
 interface DedupFlags {

@@ -4,12 +4,10 @@
  * when there are several; `--jsonl` prints one {"file","title","text"} object a line, and `--meta`
  * adds language, canonical URL, publication date and links to each line.
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import type { Command } from 'commander';
-import { decodeHtmlBytes } from '../batch/decode-html-bytes.js';
-import { InputError, ValidationError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import { extractHtml } from '../extract/extract-page.js';
+import { readHtmlInput } from '../input/read-input-file.js';
 import type { ExtractedPage } from '../types.js';
 import { reportError } from './shared.js';
 
@@ -17,38 +15,6 @@ interface ExtractFlags {
   readonly jsonl: boolean;
   readonly meta: boolean;
   readonly url?: string;
-}
-
-const readErrors: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EISDIR: 'it is a folder, not a file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-};
-
-function describePath(path: string): string {
-  return path === '-' ? 'standard input' : `\`${path}\``;
-}
-
-/** The file's HTML: gunzipped when it starts with the gzip magic bytes, decoded by its declared or sniffed charset. */
-export function readHtmlFile(path: string): string {
-  if (path === '') throw new ValidationError('Expected a file path or `-` for standard input, got an empty string');
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path === '-' ? 0 : path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === undefined ? (error as Error).message : (readErrors[code] ?? code);
-    throw new InputError(`Cannot read ${describePath(path)}: ${reason}`, { cause: error });
-  }
-  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      bytes = gunzipSync(bytes);
-    } catch (error) {
-      throw new InputError(`Cannot read ${describePath(path)}: not a valid gzip file (${(error as Error).message})`, { cause: error });
-    }
-  }
-  return decodeHtmlBytes(bytes).html;
 }
 
 function parseUrl(raw: string): string {
@@ -91,7 +57,7 @@ export function registerExtract(program: Command): void {
       for (const file of files) {
         let page: ExtractedPage;
         try {
-          page = extractHtml(readHtmlFile(file), flags.url);
+          page = extractHtml(readHtmlInput(file), flags.url);
         } catch (error) {
           // The other files are still extracted; each failure is one line at the end.
           failures.push(error);

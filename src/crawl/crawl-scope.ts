@@ -6,9 +6,7 @@
 import { getDomain, getHostname } from 'tldts';
 import { ValidationError, describeValue } from '../errors.js';
 
-export type ScopeMode = 'host' | 'domain' | 'any';
-
-export const scopeModes: readonly ScopeMode[] = ['host', 'domain', 'any'];
+import { SCOPE_MODES, type ScopeMode } from '../types.js';
 
 /** A crawl's scope, built once from the seeds. */
 export interface CrawlScope {
@@ -38,8 +36,8 @@ function scopeKey(url: URL, mode: ScopeMode): string {
 
 /** Builds the scope of a crawl from its seeds. Throws a ValidationError for a seed that is not an http(s) URL. */
 export function createCrawlScope(seeds: readonly string[], mode: ScopeMode): CrawlScope {
-  if (!scopeModes.includes(mode)) {
-    throw new ValidationError(`Expected \`scope\` to be one of ${scopeModes.join('|')}, got ${describeValue(mode)}`);
+  if (!SCOPE_MODES.includes(mode)) {
+    throw new ValidationError(`Expected \`scope\` to be one of ${SCOPE_MODES.join('|')}, got ${describeValue(mode)}`);
   }
   const keys = new Set<string>();
   for (const seed of seeds) {

@@ -14,22 +14,9 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
-import {
-  ConfigError, CrawlError, IndexError, InputError, NeardupError, ParameterMismatchError, StorageError, ValidationError,
-} from '../errors.js';
-import { Pipeline, analyzeExtractedPage } from '../pipeline.js';
-import type { AnalyzedPage } from '../pipeline.js';
-import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
-
-/** What the crawl needs back for a committed page. */
-export interface CommitResult {
-  readonly decision: Decision;
-  /** URL after redirects, or null. */
-  readonly finalUrl: string | null;
-  readonly title: string;
-  /** Why a skipped page was skipped ('' otherwise). */
-  readonly detail: string;
-}
+import { CrawlError, NeardupError, deserializeError, type SerializedError } from '../errors.js';
+import { Pipeline, type CommitResult } from '../pipeline.js';
+import type { ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
 
 /** The stage, wherever it runs. */
 export interface DedupStage {
@@ -52,14 +39,6 @@ export interface DedupStageOptions {
   readonly worker?: boolean;
 }
 
-/** A NeardupError as it crosses threads. */
-export interface SerializedError {
-  readonly name: string;
-  readonly code: string;
-  readonly message: string;
-  readonly exitCode: number;
-}
-
 /** Messages to the worker. */
 export type DedupRequest =
   | { readonly id: number; readonly op: 'commit'; readonly input: PageInput; readonly page: ExtractedPage }
@@ -72,45 +51,6 @@ export type DedupReply =
   | { readonly op: 'open-failed'; readonly error: SerializedError }
   | { readonly id: number; readonly ok: true; readonly result: CommitResult | null; readonly counters: PipelineCounters }
   | { readonly id: number; readonly ok: false; readonly error: SerializedError; readonly counters: PipelineCounters };
-
-export function serializeError(error: unknown): SerializedError {
-  if (error instanceof NeardupError) return { name: error.name, code: error.code, message: error.message, exitCode: error.exitCode };
-  const message = error instanceof Error ? error.message : String(error);
-  return { name: error instanceof Error ? error.name : 'Error', code: 'E_UNEXPECTED', message, exitCode: 70 };
-}
-
-/** Rebuilds an error from another thread, as the class it was when it is one of neardup's. */
-export function deserializeError(e: SerializedError): Error {
-  switch (e.name) {
-    case 'ValidationError': return new ValidationError(e.message);
-    case 'InputError': return new InputError(e.message);
-    case 'ConfigError': return new ConfigError(e.message);
-    case 'IndexError': return new IndexError(e.message);
-    case 'ParameterMismatchError': return new ParameterMismatchError(e.message);
-    case 'StorageError': return new StorageError(e.message);
-    case 'CrawlError': return new CrawlError(e.message);
-    default: return e.code === 'E_UNEXPECTED' ? new Error(e.message) : new NeardupError(e.code, e.message, { exitCode: e.exitCode });
-  }
-}
-
-/**
- * The commit of one extracted page, on whatever thread holds the pipeline. A page that breaks the
- * analysis is recorded (`parse-error`, counted as an error), never allowed to stop the crawl;
- * a failed write throws.
- */
-export function commitExtractedPage(pipeline: Pipeline, input: PageInput, page: ExtractedPage): CommitResult {
-  let analyzed: AnalyzedPage;
-  try {
-    analyzed = analyzeExtractedPage(input, page, pipeline.config, { stemCache: pipeline.stemCache });
-  } catch (error) {
-    const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
-    pipeline.countError();
-    pipeline.recordSkip(input.url, 'parse-error', detail);
-    return { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
-  }
-  const decision = pipeline.commit(analyzed);
-  return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
-}
 
 function copyCounters(counters: PipelineCounters): PipelineCounters {
   return { ...counters, skippedBy: { ...counters.skippedBy } };
@@ -130,7 +70,7 @@ class LocalDedupStage implements DedupStage {
   }
 
   async commitPage(input: PageInput, page: ExtractedPage): Promise<CommitResult> {
-    return commitExtractedPage(this.pipeline, input, page);
+    return this.pipeline.commitExtracted(input, page);
   }
 
   async recordSkip(url: string, reason: SkipReason, detail: string): Promise<void> {

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { Pipeline } from '../pipeline.js';
-import { commitExtractedPage, serializeError } from './dedup-stage.js';
+import { serializeError } from '../errors.js';
 import type { DedupReply, DedupRequest } from './dedup-stage.js';
 
 const port = parentPort;
@@ -27,7 +27,7 @@ if (pipeline !== null) {
   port.on('message', (request: DedupRequest) => {
     try {
       if (request.op === 'commit') {
-        send({ id: request.id, ok: true, result: commitExtractedPage(open, request.input, request.page), counters: open.counters });
+        send({ id: request.id, ok: true, result: open.commitExtracted(request.input, request.page), counters: open.counters });
       } else if (request.op === 'skip') {
         open.recordSkip(request.url, request.reason, request.detail);
         send({ id: request.id, ok: true, result: null, counters: open.counters });

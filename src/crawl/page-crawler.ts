@@ -19,9 +19,9 @@ import type { IncomingMessage } from 'node:http';
 import { CheerioCrawler } from '@crawlee/cheerio';
 import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
-import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../batch/decode-html-bytes.js';
+import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../input/decode-html-bytes.js';
 import type { HostPacer } from './host-pacer.js';
-import { PageSkipError } from './page-skip-error.js';
+import { PageSkipError } from '../errors.js';
 
 /** Content types fetched as pages; anything else is recorded `not-html` without reading its body. */
 const htmlTypes: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);

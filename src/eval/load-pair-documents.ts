@@ -9,11 +9,11 @@
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import type { PageInput } from '../types.js';
-import { inputKindOf } from '../batch/input-kind.js';
-import { readDocumentFile } from '../batch/read-document-file.js';
-import { jsonlRecordToEntry } from '../batch/read-jsonl.js';
-import { openInputStream } from '../batch/open-input-stream.js';
-import { readLines } from '../batch/read-lines.js';
+import { inputKindOf } from '../input/input-kind.js';
+import { readDocumentFile } from '../input/read-document-file.js';
+import { jsonlRecordToEntry } from '../input/read-jsonl.js';
+import { openInputStream } from '../input/open-input-stream.js';
+import { readLines } from '../input/read-lines.js';
 
 /** A parsed reference. */
 export type DocumentRef =

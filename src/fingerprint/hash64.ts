@@ -4,11 +4,9 @@
  * value the simhash uses for that feature string.
  */
 import { ValidationError, describeValue } from '../errors.js';
-import type { Fingerprint, HashName } from '../types.js';
+import { HASH_NAMES, type Fingerprint, type HashName } from '../types.js';
 import { murmur64 } from './murmur-hash.js';
 import { rabin64 } from './rabin-hash.js';
-
-export const HASH_NAMES: readonly HashName[] = Object.freeze(['rabin', 'murmur'] as const);
 
 /** Throws a ValidationError unless `name` is a known hash name. */
 export function assertHashName(name: unknown): asserts name is HashName {

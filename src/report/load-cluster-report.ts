@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { InputError } from '../errors.js';
-import { FingerprintIndex } from '../index/fingerprint-index.js';
+import { FingerprintIndex } from '../fingerprint-index/fingerprint-index.js';
 import { buildClusters } from './build-clusters.js';
 import type { ClusterReport } from './cluster-report.js';
 

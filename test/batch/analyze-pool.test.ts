@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { AnalyzePool, WorkerCrashError, WorkerStartError } from '../../src/batch/analyze-pool.js';
+import { AnalyzePool } from '../../src/batch/analyze-pool.js';
+import { WorkerCrashError, WorkerStartError } from '../../src/errors.js';
 
 const config = loadConfig({ env: {} });
 const text = 'The river ran high after the storm, and the old stone bridge at the edge of the village was closed for three days while engineers checked it.';

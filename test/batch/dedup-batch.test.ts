@@ -4,17 +4,17 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { BatchEntry, BatchProblem } from '../../src/batch/batch-entry.js';
+import type { BatchEntry, BatchProblem } from '../../src/input/batch-entry.js';
 import { analyseBatch, dedupBatch, dedupEntries, type Analyser, type BatchSummary } from '../../src/batch/dedup-batch.js';
-import { WorkerCrashError } from '../../src/batch/analyze-pool.js';
-import { readInputs, resolveInputs } from '../../src/batch/read-inputs.js';
+import { WorkerCrashError } from '../../src/errors.js';
+import { readInputs, resolveInputs } from '../../src/input/read-inputs.js';
 import type { PageInput } from '../../src/types.js';
 import { InputError } from '../../src/errors.js';
-import { writeWarc } from './warc-fixture.js';
+import { writeWarc } from '../input/warc-fixture.js';
+import { devTextsById } from '../helpers/dev-texts.js';
 import { seededRandom } from '../../scripts/seeded-random.js';
 
-const truth = JSON.parse(await readFile(new URL('../../../shared/datasets/article-benchmark-dev/ground-truth.json', import.meta.url), 'utf8')) as Record<string, { articleBody: string; url: string }>;
-const texts = Object.keys(truth).sort().map((id) => truth[id]!.articleBody).filter((t) => t.length > 1500);
+const texts = devTextsById().filter((t) => t.length > 1500);
 
 let dir: string;
 let config: Config;

@@ -7,7 +7,7 @@ import { runInProcess } from '../helpers/run-cli.js';
 import { registerCompare } from '../../src/cli/compare-command.js';
 import { defaultConfig } from '../../src/config.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
-import { analyzeText, fingerprintParamsFrom } from '../../src/pipeline.js';
+import { analyzeText, fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'neardup.js');
 const original = 'Near-duplicate detection finds web pages whose main text is almost the same, such as mirrors, syndicated articles and copies with a changed template.';

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerDedup } from '../../src/cli/dedup-command.js';
 import { runInProcess as runCommand, spawnNeardup } from '../helpers/run-cli.js';
+import { devTextsById } from '../helpers/dev-texts.js';
 
 const neardup = (args: readonly string[]) => spawnNeardup(args);
 const runInProcess = (args: readonly string[]) => runCommand(registerDedup, args);
 
-const truth = JSON.parse(await readFile(new URL('../../../shared/datasets/article-benchmark-dev/ground-truth.json', import.meta.url), 'utf8')) as Record<string, { articleBody: string }>;
-const texts = Object.keys(truth).sort().map((id) => truth[id]!.articleBody).filter((t) => t.length > 1500).slice(0, 4);
+const texts = devTextsById().filter((t) => t.length > 1500).slice(0, 4);
 
 let dir: string;
 beforeEach(async () => {

@@ -9,7 +9,7 @@ import { registerFingerprint } from '../../src/cli/fingerprint-command.js';
 import { defaultConfig } from '../../src/config.js';
 import { InputError, NeardupError } from '../../src/errors.js';
 import { fingerprintToHex } from '../../src/fingerprint/fingerprint-codec.js';
-import { analyzeText, fingerprintParamsFrom } from '../../src/pipeline.js';
+import { analyzeText, fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'neardup.js');
 const text = 'Near-duplicate detection finds web pages whose main text is almost the same, such as mirrors and syndicated copies.';

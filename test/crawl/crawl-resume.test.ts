@@ -17,7 +17,7 @@ import type { Config } from '../../src/config.js';
 import { crawl } from '../../src/crawl/crawl.js';
 import type { CrawlSummary } from '../../src/crawl/crawl.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
-import { corpusFileName } from '../../src/pipeline.js';
+import { corpusFileName } from '../../src/store/data-folder.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 

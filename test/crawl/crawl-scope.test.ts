@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCrawlScope, inCrawlScope } from '../../src/crawl/crawl-scope.js';
-import type { ScopeMode } from '../../src/crawl/crawl-scope.js';
+import type { ScopeMode } from '../../src/types.js';
 import { ValidationError } from '../../src/errors.js';
 
 describe('crawl scope', () => {

@@ -1,10 +1,10 @@
 /** The tiny hand-labelled pair set of the eval tests (library and CLI), built in a temp folder from the dev texts. */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { devTextsById } from '../helpers/dev-texts.js';
 
-const truth = JSON.parse(await readFile(new URL('../../../shared/datasets/article-benchmark-dev/ground-truth.json', import.meta.url), 'utf8')) as Record<string, { articleBody: string }>;
-const [t1, t2, t3] = Object.keys(truth).sort().map((id) => truth[id]!.articleBody).filter((t) => t.length > 2000) as [string, string, string];
+const [t1, t2, t3] = devTextsById().filter((t) => t.length > 2000) as [string, string, string];
 
 /**
  * A tiny hand-labelled set. Copies are byte-identical (distance 0) and the three texts are

@@ -5,8 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../src/config.js';
-import { FingerprintIndex } from '../../src/index/fingerprint-index.js';
-import { corpusFileName, databaseFileName, fingerprintParamsFrom } from '../../src/pipeline.js';
+import { FingerprintIndex } from '../../src/fingerprint-index/fingerprint-index.js';
+import { corpusFileName, databaseFileName } from '../../src/store/data-folder.js';
+import { fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
 import type { CorpusRecord } from '../../src/store/corpus-writer.js';
 import type { RejectedDocument, SkippedPage, StoredDocument } from '../../src/types.js';
 

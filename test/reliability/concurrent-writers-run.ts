@@ -14,7 +14,7 @@ import { makeText, seededRandom } from '../../scripts/hostile-site.js';
 import { inspectDataDir, spawnCli } from '../../scripts/fault-crawl.js';
 import type { CliRun, DataDirReport } from '../../scripts/fault-crawl.js';
 import { defaultConfig } from '../../src/config.js';
-import { analyzePage } from '../../src/pipeline.js';
+import { analyzePage } from '../../src/analyze/analyze-page.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import type { Fingerprint } from '../../src/types.js';
 

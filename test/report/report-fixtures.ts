@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FingerprintIndex } from '../../src/index/fingerprint-index.js';
+import { FingerprintIndex } from '../../src/fingerprint-index/fingerprint-index.js';
 import type { Decision, DocumentMeta, Fingerprint, FingerprintParams, RejectedDocument, SkipReason, StoredDocument } from '../../src/types.js';
 
 export const baseFingerprint: Fingerprint = { hi: 0x12345678, lo: 0x9abcdef0 };

@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { franc } from 'franc-min';
 import { describe, expect, it } from 'vitest';
 import { detectLanguage, francMin } from '../../src/text/detect-language.js';
 import { normalizeText } from '../../src/text/normalize-text.js';
+import { loadDevTruth } from '../helpers/dev-texts.js';
 
-const datasetDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', 'article-benchmark-dev');
-const devTexts = Object.values(
-  JSON.parse(readFileSync(join(datasetDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>,
-).map((t) => t.articleBody);
+const devTexts = Object.values(loadDevTruth()).map((t) => t.articleBody);
 
 describe('francMin', () => {
   it('gives franc-min’s answer on prefixes of the dev pages', () => {

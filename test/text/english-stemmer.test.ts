@@ -1,19 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import snowball from 'snowball-stemmers';
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
 import { stemEnglish } from '../../src/text/english-stemmer.js';
 import { tokenize } from '../../src/text/tokenize.js';
+import { loadDevTruth } from '../helpers/dev-texts.js';
 
 const reference = snowball.newStemmer('english');
-const datasetDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', 'article-benchmark-dev');
 
 describe('stemEnglish', () => {
   it('gives snowball-stemmers’ English stem for every word of the dev pages and stop-word lists', () => {
     const words = new Set<string>();
-    const truth = JSON.parse(readFileSync(join(datasetDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+    const truth = loadDevTruth();
     for (const { articleBody } of Object.values(truth)) for (const token of tokenize(articleBody.toLowerCase())) words.add(token);
     for (const list of Object.values(stopwordsIso as Record<string, string[]>)) for (const word of list) words.add(word.toLowerCase());
     expect(words.size).toBeGreaterThan(15_000);

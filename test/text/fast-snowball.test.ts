@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import snowball from 'snowball-stemmers';
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
 import { FAST_SNOWBALL_ALGORITHMS, fastSnowballStemmer } from '../../src/text/fast-snowball.js';
+import { loadDevTruth } from '../helpers/dev-texts.js';
 
-const datasetDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', 'article-benchmark-dev');
 const devWords = (() => {
-  const truth = JSON.parse(readFileSync(join(datasetDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+  const truth = loadDevTruth();
   const words = new Set<string>();
   for (const { articleBody } of Object.values(truth)) for (const w of articleBody.toLowerCase().split(/[^\p{L}\p{M}\p{N}']+/u)) if (w !== '') words.add(w);
   return [...words];

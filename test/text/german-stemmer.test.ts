@@ -1,19 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import snowball from 'snowball-stemmers';
 import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
 import { stemGerman } from '../../src/text/german-stemmer.js';
 import { tokenize } from '../../src/text/tokenize.js';
+import { loadDevTruth } from '../helpers/dev-texts.js';
 
 const reference = snowball.newStemmer('german');
-const datasetDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', 'article-benchmark-dev');
 
 describe('stemGerman', () => {
   it('gives snowball-stemmers’ German stem for every word of the dev pages and stop-word lists', () => {
     const words = new Set<string>();
-    const truth = JSON.parse(readFileSync(join(datasetDir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+    const truth = loadDevTruth();
     for (const { articleBody } of Object.values(truth)) for (const t of tokenize(articleBody.toLowerCase())) words.add(t);
     for (const code of ['de', 'nl', 'en']) for (const w of (stopwordsIso as Record<string, string[]>)[code]!) words.add(w.toLowerCase());
     expect(words.size).toBeGreaterThan(14_000);

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { collectGarbage } from '../helpers/collect-garbage.js';
 import { defaultConfig } from '../../src/config.js';
-import { analyzeText, fingerprintParamsFrom } from '../../src/pipeline.js';
-import { goldenInputs } from '../fingerprint/golden-cases.js';
+import { analyzeText, fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
+import { goldenInputs } from '../analyze/golden-cases.js';
 import { stemmerFor } from '../../src/text/remove-stop-words-and-stem.js';
 import { StemCache } from '../../src/text/stem-cache.js';
 
