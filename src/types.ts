@@ -109,6 +109,9 @@ export type Decision =
 export const SKIP_REASONS = [
   'no-text', 'too-short', 'not-html', 'too-large', 'http-error', 'robots', 'out-of-scope', 'fetch-error', 'decode-error',
   'parse-error',
+  // The host could not be reached (its robots.txt: connection refused, DNS failure, timeout, 5xx):
+  // not fetched, as RFC 9309 asks, but not a robots.txt rule either.
+  'unreachable',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -53,8 +53,8 @@ export function crawlSummaryText(s: CrawlSummary): string {
   ];
   if (s.handledBefore > 0 || s.releasedLocks > 0 || s.repairedRequests > 0) {
     lines.push(`  resumed: ${s.handledBefore} requests handled by earlier runs`
-      + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} in-flight requests put back` : ''}`
-      + `${s.repairedRequests > 0 ? `, ${s.repairedRequests} torn queue files repaired from the frontier journal` : ''}`);
+      + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} requests in flight when it stopped fetched again` : ''}`
+      + `${s.repairedRequests > 0 ? `, a torn last line of the frontier journal ended` : ''}`);
   }
   lines.push(`  outputs: ${join(s.dataDir, databaseFileName)}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
   return `${lines.join('\n')}\n`;

@@ -6,15 +6,16 @@
  * like a list of articles) has its links followed; a page rejected as a duplicate does not,
  * unless `crawl.followDuplicates` is set.
  *
- * Everything lives in the data folder: neardup.db, corpus.jsonl, and crawlee's request queue in
- * `crawlee/`. Run again with the same folder, an interrupted crawl resumes: handled requests are
- * not fetched again, requests left in progress by a killed process are released, and the page
- * budget (`crawl.maxPages`) counts the pages of earlier runs too.
+ * Everything lives in the data folder: neardup.db, corpus.jsonl, and the frontier journal in
+ * `crawlee/` (crawlee's request queue itself is in memory, rebuilt from the journal: see
+ * frontier-journal.ts). Run again with the same folder, an interrupted crawl resumes: handled
+ * requests are not fetched again, requests left in progress by a killed process are pending again,
+ * and the page budget (`crawl.maxPages`) counts the pages of earlier runs too.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { LogLevel, RequestQueue, log as crawleeLog } from '@crawlee/cheerio';
+import { LogLevel, log as crawleeLog } from '@crawlee/cheerio';
 import type { Configuration } from '@crawlee/cheerio';
 import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
@@ -29,11 +30,11 @@ import { crawleeConfiguration } from './crawlee-configuration.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from '../errors.js';
-import { scanPersistedQueue } from './persisted-queue.js';
-import { FrontierJournal, frontierJournalName } from './frontier-journal.js';
+import { frontierJournalName } from './frontier-journal.js';
 import type { JournalEntry } from './frontier-journal.js';
+import { openDurableRequestQueue, type DurableRequestQueue, type FrontierResume } from './durable-request-queue.js';
 import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
-import { RobotsCache } from './robots-cache.js';
+import { RobotsCache, type OriginRobots } from './robots-cache.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
 
@@ -65,12 +66,9 @@ export interface CrawlSummary extends CrawlProgress {
   readonly seeds: readonly string[];
   /** Requests handled by earlier runs on this data folder (a resumed crawl). */
   readonly handledBefore: number;
-  /** In-progress requests of a stopped run put back in the queue at the start. */
+  /** In-progress requests of a stopped run, pending again at the start. */
   readonly releasedLocks: number;
-  /**
-   * Request files of the queue found torn at the start (a killed process), whose requests were
-   * added again from the frontier journal (src/crawl/frontier-journal.ts).
-   */
+  /** 1 when the frontier journal ended in a torn line (a process killed while appending), repaired at the start. */
   readonly repairedRequests: number;
   /** Requests still in the queue: 0 when the crawl finished. */
   readonly pending: number;
@@ -114,6 +112,13 @@ function hostOf(url: string): string {
   }
 }
 
+/** The skip of a URL robots.txt does not let us fetch, from what is known of its origin. */
+function robotsSkipOf(origin: OriginRobots): { reason: SkipReason; detail: string } {
+  if (origin.source === 'fetched') return { reason: 'robots', detail: 'disallowed by robots.txt' };
+  if (origin.source.startsWith('unreachable')) return { reason: 'unreachable', detail: `robots.txt ${origin.source}` };
+  return { reason: 'robots', detail: `robots.txt ${origin.source}` };
+}
+
 function firstLine(message: string): string {
   const line = message.split('\n', 1)[0]!.trim();
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
@@ -143,11 +148,6 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   } catch (error) {
     throw new StorageError(`Cannot create \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
   }
-  const queueDir = join(crawleeDir, 'request_queues', 'default');
-  const before = scanPersistedQueue(queueDir, { releaseLocks: true });
-  const releasedLocks = before.released;
-  const handledBefore = before.handled;
-  const journal = new FrontierJournal(join(crawleeDir, frontierJournalName));
   const dedup = await openDedupStage({ dataDir, config, worker: options.dedupWorker ?? availableParallelism() > 1 });
   let errors = 0;
   const started = Date.now();
@@ -180,43 +180,47 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   // URLs already recorded as robots skips in this run (a disallowed page is linked from many pages).
   const robotsSkipped = new Set<string>();
 
-  /** Records a URL robots.txt disallows (once per run). */
+  /**
+   * Records a URL robots.txt does not let us fetch (once per run): `robots` for a rule of a
+   * robots.txt that was read, `unreachable` (with the error) when the host's robots.txt could not
+   * be reached, which RFC 9309 also reads as "disallow all".
+   */
   const recordRobotsSkip = async (url: string): Promise<void> => {
     if (robotsSkipped.has(url)) return;
     robotsSkipped.add(url);
-    const origin = await robots.forUrl(url);
-    const detail = origin.source === 'fetched' ? 'disallowed by robots.txt' : `robots.txt ${origin.source}`;
-    await dedup.recordSkip(url, 'robots', detail);
-    emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason: 'robots' }, detail });
+    const { reason, detail } = robotsSkipOf(await robots.forUrl(url));
+    await dedup.recordSkip(url, reason, detail);
+    emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason }, detail });
   };
 
-  /** The links of a page to enqueue: in scope, allowed by robots.txt (one URL parse each). */
+  /**
+   * The links of a page to enqueue: in scope and not disallowed by a robots.txt already read (one
+   * URL parse each). A link whose origin's robots.txt is not known yet is enqueued too, and checked
+   * when the crawler takes it (page-crawler.ts): the handler never waits for another host's
+   * robots.txt, which for an unreachable host can take a DNS or connect timeout.
+   */
   const linksToFollow = async (links: readonly string[], depth: number): Promise<{ url: string; crawlDepth: number }[]> => {
-    const inScope: { link: string; url: URL }[] = [];
+    const follow: { url: string; crawlDepth: number }[] = [];
     for (const link of links) {
       const url = parseHttpUrl(link);
-      if (url !== null && inCrawlScope(scope, url)) inScope.push({ link, url });
-    }
-    // Origins not seen yet have their robots.txt read all at once, not one after another: a page
-    // linking to many unreachable hosts waits for the slowest of them, not for their sum.
-    const verdicts = await Promise.all(inScope.map(({ url }) => robots.allows(url)));
-    const follow: { url: string; crawlDepth: number }[] = [];
-    for (const [i, { link }] of inScope.entries()) {
-      if (verdicts[i]!) follow.push({ url: link, crawlDepth: depth });
-      else await recordRobotsSkip(link);
+      if (url === null || !inCrawlScope(scope, url)) continue;
+      if (robots.allows(url) === false) await recordRobotsSkip(link);
+      else follow.push({ url: link, crawlDepth: depth });
     }
     return follow;
   };
 
   let crawleeConfig: Configuration;
-  let queue: RequestQueue;
+  let queue: DurableRequestQueue;
+  let resume: FrontierResume;
   try {
     crawleeConfig = crawleeConfiguration(crawleeDir);
-    queue = await RequestQueue.open(null, { config: crawleeConfig });
+    ({ queue, resume } = await openDurableRequestQueue(crawleeConfig, join(crawleeDir, frontierJournalName)));
   } catch (error) {
     await dedup.close();
     throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
   }
+  const { handledBefore, interrupted: releasedLocks, tornLines: repairedRequests } = resume;
   const budget = Math.max(0, settings.maxPages - handledBefore);
 
   /** The database or the corpus failed: nothing more can be stored, so the crawl stops. */
@@ -233,12 +237,10 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     throw error;
   };
 
-  /** Journalled first, then queued: see frontier-journal.ts. */
+  /** Journalled first, then queued, by the queue itself: see durable-request-queue.ts. */
   const enqueue = async (requests: readonly JournalEntry[]): Promise<void> => {
-    journal.append(requests);
     await crawler.addRequests([...requests], { waitForAllRequestsToBeAdded: true });
   };
-  let repairedRequests = 0;
 
   const recordFailure = async (url: string, depth: number | null, reason: SkipReason, detail: string): Promise<void> => {
     await dedup.recordSkip(url, reason, detail);
@@ -304,6 +306,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     maxRedirects: settings.maxRedirects,
     allowRedirect: (url) => inCrawlScope(scope, url),
     robotsAllowRedirect: (url) => robots.allows(url),
+    robotsAllow: (url) => robots.allows(url),
+    onDisallowed: (request) => recordRobotsSkip(request.url),
     parse: parsePage as (html: string) => CheerioAPI,
     pacer,
     budget,
@@ -335,13 +339,6 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
 
   try {
     const admitted = await linksToFollow(seeds, 0);
-    if (before.torn > 0) {
-      // A killed process tore some of crawlee's request files: add every request ever journalled
-      // again; crawlee keeps those it still has (handled or not) and recreates the lost ones.
-      const all = journal.read();
-      repairedRequests = before.torn;
-      if (all.length > 0) await crawler.addRequests(all, { waitForAllRequestsToBeAdded: true });
-    }
     if (admitted.length > 0) await enqueue(admitted);
     if (budget > 0 && options.signal?.aborted !== true) await crawler.run();
     await crawler.settled();
@@ -354,8 +351,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     options.signal?.removeEventListener('abort', onAbort);
   }
 
-  // Read from the files, which crawlee has flushed by now (its in-memory counts start at 0 in each process).
-  const { pending } = scanPersistedQueue(queueDir);
+  const pending = queue.pendingCount;
   try {
     await dedup.close();
   } catch (error) {

@@ -1,8 +1,8 @@
 /**
  * Per-host politeness: requests to one host start at least `intervalMs` apart (or the host's
  * robots.txt Crawl-delay, when longer). The pacer only answers "how long until this host may
- * be asked again"; the crawler puts a request back in the queue for that long instead of
- * holding a concurrency slot while it waits.
+ * be asked again"; the crawler books a start slot a little ahead (page-crawler.ts) and parks
+ * requests whose host is busier than that (host-parking.ts).
  */
 
 export interface HostPacerOptions {
@@ -49,6 +49,12 @@ export class HostPacer {
     if (slot - now > horizonMs) return { retryInMs: slot - now - horizonMs };
     this.nextStart.set(host, slot + this.intervalOf(host));
     return { startInMs: slot - now };
+  }
+
+  /** How long until `book(host, …, horizonMs)` would succeed (0: now); books nothing. */
+  waitToBook(host: string, now: number = Date.now(), horizonMs = 0): number {
+    const slot = Math.max(now, this.nextStart.get(host) ?? now);
+    return Math.max(0, slot - now - horizonMs);
   }
 
   /** `book` with no horizon: 0 when a request may start now (and books it), else the ms to wait. */

@@ -21,6 +21,7 @@ import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Requ
 import type { CheerioAPI } from 'cheerio';
 import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../input/decode-html-bytes.js';
 import type { HostPacer } from './host-pacer.js';
+import { HostParking } from './host-parking.js';
 import { PageSkipError } from '../errors.js';
 
 /** Content types fetched as pages; anything else is recorded `not-html` without reading its body. */
@@ -45,6 +46,13 @@ export interface PageFetchPolicy {
   readonly robotsAllowRedirect: (url: string) => boolean | Promise<boolean>;
   /** The one HTML parse of a page. */
   readonly parse: (html: string) => CheerioAPI;
+  /**
+   * Whether robots.txt lets a queued request be fetched: a boolean once its origin's robots.txt is
+   * known, else a promise. A request waiting for it holds no concurrency slot (it is parked).
+   */
+  readonly robotsAllow: (url: string) => boolean | Promise<boolean>;
+  /** Records a queued request robots.txt does not let us fetch (the crawler then marks it handled). */
+  readonly onDisallowed: (request: Request) => Promise<void>;
   /** Per-host pacing, or null for none. */
   readonly pacer: HostPacer | null;
   /**
@@ -98,6 +106,9 @@ function bookingHorizonMs(intervalMs: number): number {
   return Math.min(1000, Math.max(200, 2 * intervalMs));
 }
 
+/** Most requests one fetch takes from the queue and parks before it gives up (an idle pass costs a pool tick). */
+const maxParkedPerFetch = 25;
+
 /** What CheerioCrawler._parseHTML returns. */
 type ParsedPage = Awaited<ReturnType<CheerioCrawler['_parseHTML']>>;
 
@@ -109,6 +120,9 @@ export class PageCrawler extends CheerioCrawler {
   private readonly reclaims = new Set<Promise<unknown>>();
   private reachedBudget = false;
   private readonly startAt: WeakMap<Request, number>;
+  private readonly parking = new HostParking();
+  /** Requests waiting for their origin's robots.txt. */
+  private robotsWaiting = 0;
 
   constructor(options: CheerioCrawlerOptions, config: Configuration, policy: PageFetchPolicy) {
     // Start slots booked by delayRequest, awaited just before the request goes out.
@@ -207,6 +221,82 @@ export class PageCrawler extends CheerioCrawler {
     }
     // crawlee's typings see cheerio's CommonJS build, ours its ESM build: the same objects at run time.
     return { dom: $.root()[0], $, body: html, enqueueLinks: context.enqueueLinks } as unknown as ParsedPage;
+  }
+
+  /** How long until a request for `host` may book its start slot (0: now). */
+  private waitToBook(host: string): number {
+    const pacer = this.policy.pacer;
+    return pacer === null ? 0 : pacer.waitToBook(host, Date.now(), bookingHorizonMs(pacer.intervalOf(host)));
+  }
+
+  /**
+   * Replaces BasicCrawler._fetchNextRequest: a parked request whose host can take it comes first;
+   * a request taken from the queue for a host that cannot take it yet is parked (host-parking.ts)
+   * and the next one taken, so that the concurrency serves the hosts that can be asked now.
+   */
+  protected override async _fetchNextRequest(): Promise<Request | null> {
+    const ready = this.parking.take((host) => this.waitToBook(host));
+    if (ready !== null) return ready;
+    for (let taken = 0; taken < maxParkedPerFetch; taken++) {
+      const request = await super._fetchNextRequest();
+      if (request === null) return null;
+      const allowed = this.policy.robotsAllow(request.url);
+      if (allowed === false) {
+        await this.skipDisallowed(request);
+        continue;
+      }
+      if (allowed !== true) {
+        this.awaitRobots(request, allowed);
+        continue;
+      }
+      if (this.parkIfBusy(request)) continue;
+      return request;
+    }
+    return null;
+  }
+
+  /** Parks a request whose host cannot take it yet; false when it may go now (or the parking is full: delayRequest then puts it back). */
+  private parkIfBusy(request: Request): boolean {
+    const pacer = this.policy.pacer;
+    if (pacer === null) return false;
+    const host = hostOf(request.url);
+    return this.waitToBook(host) > 0 && this.parking.park(request, host, pacer.intervalOf(host));
+  }
+
+  /**
+   * A request whose origin's robots.txt is being read waits for it outside the concurrency (an
+   * unreachable host may take a DNS or connect timeout to fail), then is parked or skipped.
+   */
+  private awaitRobots(request: Request, verdict: Promise<boolean>): void {
+    this.robotsWaiting++;
+    const done = verdict.then(async (allowed) => {
+      if (!allowed) return this.skipDisallowed(request);
+      const pacer = this.policy.pacer;
+      const host = hostOf(request.url);
+      if (pacer === null || !this.parking.park(request, host, pacer.intervalOf(host))) {
+        this.parking.parkReady(request, host);
+      }
+    }).catch(() => undefined).finally(() => {
+      this.robotsWaiting--;
+    });
+    this.reclaims.add(done);
+    void done.finally(() => this.reclaims.delete(done));
+  }
+
+  /** Records a request robots.txt disallows and marks it handled. */
+  private async skipDisallowed(request: Request): Promise<void> {
+    await this.policy.onDisallowed(request);
+    await this.requestQueue!.markRequestHandled(request);
+  }
+
+  /** Replaces BasicCrawler._isTaskReadyFunction: a parked request whose host is ready is a task too. */
+  protected override async _isTaskReadyFunction(): Promise<boolean> {
+    return this.parking.hasReady((host) => this.waitToBook(host)) || super._isTaskReadyFunction();
+  }
+
+  /** Replaces BasicCrawler._defaultIsFinishedFunction: not finished while requests are parked or wait for robots.txt. */
+  protected override async _defaultIsFinishedFunction(): Promise<boolean> {
+    return this.parking.size === 0 && this.robotsWaiting === 0 && super._defaultIsFinishedFunction();
   }
 
   /** Whether the crawl stopped because it started `budget` requests. */

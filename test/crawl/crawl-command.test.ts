@@ -59,7 +59,7 @@ describe('neardup crawl', () => {
     expect(summary).toMatchObject({ stored: 2, exact: 1, near: 0, stopReason: 'finished', pending: 0, dataDir });
     expect(existsSync(join(dataDir, 'neardup.db'))).toBe(true);
     expect(existsSync(join(dataDir, 'corpus.jsonl'))).toBe(true);
-    expect(existsSync(join(dataDir, 'crawlee', 'request_queues', 'default'))).toBe(true);
+    expect(existsSync(join(dataDir, 'crawlee', 'neardup-frontier.jsonl'))).toBe(true);
     expect(site.hits.some((hit) => hit.path === '/robots.txt')).toBe(false);
   });
 
