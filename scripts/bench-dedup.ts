@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 import { loadDevTruth } from '../test/helpers/dev-texts.js';
 
 const { values: flags } = parseArgs({

@@ -39,6 +39,7 @@ import { tokenTable } from '../src/text/token-table.js';
 import { tokenizeParagraphs } from '../src/text/tokenize.js';
 import { loadDevTruth } from '../test/helpers/dev-texts.js';
 import type { FingerprintParams, HashName } from '../src/types.js';
+import { lcgRandom } from '../test/helpers/seeded-random.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -112,17 +113,9 @@ function naiveSimhash(text: string): string {
 
 // ---------------------------------------------------------------- separation
 
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 /** Near-duplicate variants of a text: a few words edited, paragraphs reordered, look-alike letters. */
 function variants(text: string, seed: number): string[] {
-  const rand = lcg(seed);
+  const rand = lcgRandom(seed);
   const words = text.split(/(\s+)/);
   const edit = (fraction: number) =>
     words.map((w) => (w.trim() !== '' && rand() < fraction ? `x${Math.floor(rand() * 1e6)}` : w)).join('');

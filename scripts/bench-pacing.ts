@@ -24,7 +24,7 @@ import { loadConfig } from '../src/config.js';
 import { crawl } from '../src/crawl/crawl.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import type { FixtureResponse } from '../test/helpers/fixture-site.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -15,7 +15,7 @@ import { corpusFileName, databaseFileName } from '../src/store/data-folder.js';
 import { loadClusterReport } from '../src/report/load-cluster-report.js';
 import { formatClustersHtml } from '../src/report/format-html.js';
 import { writeFileAtomic } from '../src/report/write-file-atomic.js';
-import { startDemoSite } from './demo-site/demo-site.js';
+import { startDemoSite } from '../test/helpers/demo-site/demo-site.js';
 
 const dataFlag = process.argv.indexOf('--data');
 const dataDir = dataFlag >= 0 && process.argv[dataFlag + 1] !== undefined ? process.argv[dataFlag + 1]! : './data';

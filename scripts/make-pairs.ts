@@ -35,7 +35,7 @@ import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const { values: flags } = parseArgs({

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, loadConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
+import { makeTempDir } from './helpers/temp-dir.js';
 
 describe('config', () => {
   it('loads the shipped defaults', () => {
@@ -14,7 +14,7 @@ describe('config', () => {
   });
 
   it('overlays a partial user file, then env, then overrides', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'neardup-config-'));
+    const dir = makeTempDir('neardup-config-');
     const file = join(dir, 'c.json');
     writeFileSync(file, JSON.stringify({ fingerprint: { distance: 5 }, crawl: { maxPages: 7 } }));
     const c = loadConfig({ file, env: { NEARDUP_CRAWL_MAX_PAGES: '9', NEARDUP_CRAWL_FOLLOW_DUPLICATES: 'true' } });
@@ -37,7 +37,7 @@ describe('config', () => {
 
   it('rejects an unreadable or invalid user file in one line', () => {
     expect(() => loadConfig({ file: '/nonexistent/neardup.json', env: {} })).toThrow(/Cannot read config file/);
-    const dir = mkdtempSync(join(tmpdir(), 'neardup-config-'));
+    const dir = makeTempDir('neardup-config-');
     const file = join(dir, 'bad.json');
     writeFileSync(file, '{nope');
     expect(() => loadConfig({ file, env: {} })).toThrow(/not valid JSON/);

@@ -2,11 +2,10 @@
  * src/analyze/analyze-page.ts (analyzePage / analyzeParsedPage, pure) and src/pipeline.ts (the Pipeline:
  * index + corpus.jsonl + counters + links).
  */
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dailySamplePage, loadDemoArticles, mirrorTimesPage } from '../scripts/demo-site/demo-site.js';
+import { dailySamplePage, loadDemoArticles, mirrorTimesPage } from './helpers/demo-site/demo-site.js';
 import { loadConfig } from '../src/config.js';
 import { StorageError, ValidationError } from '../src/errors.js';
 import { Pipeline } from '../src/pipeline.js';
@@ -14,6 +13,7 @@ import { analyzePage, analyzeParsedPage, parsePage } from '../src/analyze/analyz
 import { corpusFileName } from '../src/store/data-folder.js';
 import type { AnalyzedPage } from '../src/analyze/analyze-page.js';
 import type { CorpusRecord } from '../src/store/corpus-writer.js';
+import { makeTempDir } from './helpers/temp-dir.js';
 
 const config = loadConfig({ env: {} });
 const articles = loadDemoArticles();
@@ -23,7 +23,7 @@ const htmlOf = (i: number, links: readonly string[] = []) =>
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'neardup-pipeline-'));
+  dir = makeTempDir('neardup-pipeline-');
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });

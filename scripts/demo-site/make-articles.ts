@@ -1,5 +1,5 @@
 /**
- * Regenerates scripts/demo-site/articles.json: a dozen English article texts from
+ * Regenerates test/helpers/demo-site/articles.json: a dozen English article texts from
  * the dev pages of Scrapinghub's article-extraction benchmark (MIT licence; the committed copy of
  * their texts in test/fixtures/article-benchmark-dev), so that the demo and the crawl tests run
  * offline without the data set.
@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadDevTruth } from '../../test/helpers/dev-texts.js';
 
-const outPath = fileURLToPath(new URL('./articles.json', import.meta.url));
+const outPath = fileURLToPath(new URL('../../test/helpers/demo-site/articles.json', import.meta.url));
 
 interface Truth {
   readonly articleBody: string;

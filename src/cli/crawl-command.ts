@@ -9,7 +9,7 @@ import type { PartialConfig } from '../config.js';
 import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
-import { choiceFlag, intFlag } from './shared.js';
+import { abortOnSigint, choiceFlag, intFlag, statusLine } from './shared.js';
 
 interface CrawlFlags {
   readonly data: string;
@@ -102,24 +102,9 @@ export function registerCrawl(program: Command): void {
       const config = loadConfig({ file: root.opts<{ config?: string }>().config, overrides });
 
       const tty = flags.progress && process.stderr.isTTY === true;
-      let drawn = false;
-      const clear = () => {
-        if (drawn) process.stderr.write('\r\x1b[K');
-        drawn = false;
-      };
-      const onProgress = (p: CrawlProgress) => {
-        process.stderr.write(`\r\x1b[K${crawlProgressLine(p)}`);
-        drawn = true;
-      };
-
-      const controller = new AbortController();
-      const onSigint = () => {
-        clear();
-        process.stderr.write('neardup: interrupted, finishing pages in flight; run the same command again to resume\n');
-        controller.abort();
-        process.removeListener('SIGINT', onSigint);
-      };
-      process.on('SIGINT', onSigint);
+      const status = statusLine();
+      const onProgress = (p: CrawlProgress) => status.draw(crawlProgressLine(p));
+      const interrupt = abortOnSigint('neardup: interrupted, finishing pages in flight; run the same command again to resume', status.clear);
       // Loaded here, so that the other commands start without loading crawlee.
       const { crawl } = await import('../crawl/crawl.js');
       let summary: CrawlSummary;
@@ -128,12 +113,12 @@ export function registerCrawl(program: Command): void {
           seeds,
           dataDir: flags.data,
           config,
-          signal: controller.signal,
+          signal: interrupt.signal,
           ...(tty ? { onProgress, progressIntervalMs: 250 } : {}),
         });
       } finally {
-        process.removeListener('SIGINT', onSigint);
-        clear();
+        interrupt.dispose();
+        status.clear();
       }
       if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       else process.stdout.write(crawlSummaryText(summary));

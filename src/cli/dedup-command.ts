@@ -8,7 +8,7 @@ import { loadConfig } from '../config.js';
 import { dedupBatch, type BatchProgress, type BatchSummary } from '../batch/dedup-batch.js';
 import type { BatchProblem } from '../input/batch-entry.js';
 import { inputKindHelp } from '../input/input-kind.js';
-import { intFlag } from './shared.js';
+import { abortOnSigint, intFlag, statusLine } from './shared.js';
 
 interface DedupFlags {
   readonly data: string;
@@ -67,11 +67,7 @@ export function registerDedup(program: Command): void {
 
       const tty = flags.progress && process.stderr.isTTY === true;
       let lastDraw = 0;
-      let drawn = false;
-      const clear = () => {
-        if (drawn) process.stderr.write('\r\x1b[K');
-        drawn = false;
-      };
+      const status = statusLine();
       let printed = 0;
       let unprinted = 0;
       const onProblem = (p: BatchProblem) => {
@@ -80,25 +76,17 @@ export function registerDedup(program: Command): void {
           return;
         }
         printed += 1;
-        clear();
+        status.clear();
         process.stderr.write(`neardup: ${p.position}: ${p.message}\n`);
       };
       const onProgress = (p: Readonly<BatchProgress>) => {
         const now = performance.now();
         if (now - lastDraw < 250) return;
         lastDraw = now;
-        process.stderr.write(`\r\x1b[K${progressLine(p)}`);
-        drawn = true;
+        status.draw(progressLine(p));
       };
 
-      const controller = new AbortController();
-      const onSigint = () => {
-        clear();
-        process.stderr.write('neardup: interrupted, finishing documents in flight (Ctrl-C again to quit now)\n');
-        controller.abort();
-        process.removeListener('SIGINT', onSigint);
-      };
-      process.on('SIGINT', onSigint);
+      const interrupt = abortOnSigint('neardup: interrupted, finishing documents in flight (Ctrl-C again to quit now)', status.clear);
       let summary: BatchSummary;
       try {
         summary = await dedupBatch({
@@ -107,11 +95,11 @@ export function registerDedup(program: Command): void {
           config,
           onProblem,
           ...(tty ? { onProgress } : {}),
-          signal: controller.signal,
+          signal: interrupt.signal,
         });
       } finally {
-        process.removeListener('SIGINT', onSigint);
-        clear();
+        interrupt.dispose();
+        status.clear();
       }
       if (unprinted > 0) process.stderr.write(`neardup: ${unprinted} more problems not shown (${summary.errors} in all)\n`);
       if (flags.json === true) {

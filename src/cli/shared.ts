@@ -37,3 +37,35 @@ export function reportError(error: unknown): number {
   if (process.env.NEARDUP_DEBUG === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   return 70;
 }
+
+/** The one progress line on stderr, drawn in place; `clear` before printing anything else. */
+export function statusLine(): { draw: (line: string) => void; clear: () => void } {
+  let drawn = false;
+  return {
+    draw: (line) => {
+      process.stderr.write(`\r\x1b[K${line}`);
+      drawn = true;
+    },
+    clear: () => {
+      if (drawn) process.stderr.write('\r\x1b[K');
+      drawn = false;
+    },
+  };
+}
+
+/**
+ * The first Ctrl-C prints `message` (after `before`, e.g. clearing the status line) and aborts the
+ * returned signal, so that work in flight finishes; the handler is then removed, so a second
+ * Ctrl-C quits at once. Call `dispose` when the work is done.
+ */
+export function abortOnSigint(message: string, before: () => void): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSigint = () => {
+    before();
+    process.stderr.write(`${message}\n`);
+    controller.abort();
+    process.removeListener('SIGINT', onSigint);
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.removeListener('SIGINT', onSigint) };
+}

@@ -7,23 +7,13 @@ import { getDomain, getHostname } from 'tldts';
 import { ValidationError, describeValue } from '../errors.js';
 
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
+import { parseHttpUrl } from '../url/url-host.js';
 
 /** A crawl's scope, built once from the seeds. */
 export interface CrawlScope {
   readonly mode: ScopeMode;
   /** Lower-case hosts (mode `host`) or registrable domains (mode `domain`) in scope. */
   readonly keys: ReadonlySet<string>;
-}
-
-/** Parses a seed or link into an http(s) URL, or null. */
-export function parseHttpUrl(raw: string): URL | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return null;
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
 }
 
 /** The scope key of a URL: its host, or its registrable domain (the host itself for IPs and `localhost`). */

@@ -23,9 +23,10 @@ import type { Config } from '../config.js';
 import { CrawlError, NeardupError, StorageError, ValidationError } from '../errors.js';
 import { extractParsedPage, parsePage } from '../analyze/analyze-page.js';
 import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
-import { openDedupStage } from './dedup-stage.js';
+import { openDedupStage, type DedupStage } from './dedup-stage.js';
 import type { CommitResult } from '../pipeline.js';
-import { createCrawlScope, inCrawlScope, parseHttpUrl } from './crawl-scope.js';
+import { createCrawlScope, inCrawlScope } from './crawl-scope.js';
+import { hostnameOf, parseHttpUrl } from '../url/url-host.js';
 import { crawleeConfiguration } from './crawlee-configuration.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
@@ -104,21 +105,6 @@ function lastModifiedIso(header: string | string[] | undefined): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
-}
-
-/** The skip of a URL robots.txt does not let us fetch, from what is known of its origin. */
-function robotsSkipOf(origin: OriginRobots): { reason: SkipReason; detail: string } {
-  if (origin.source === 'fetched') return { reason: 'robots', detail: 'disallowed by robots.txt' };
-  if (origin.source.startsWith('unreachable')) return { reason: 'unreachable', detail: `robots.txt ${origin.source}` };
-  return { reason: 'robots', detail: `robots.txt ${origin.source}` };
-}
-
 function firstLine(message: string): string {
   const line = message.split('\n', 1)[0]!.trim();
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
@@ -131,123 +117,175 @@ function failureDetail(error: Error): string {
   return firstLine(lines[0] ?? error.name);
 }
 
-/** Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. */
-export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
-  const { config } = options;
-  const settings = config.crawl;
-  const dataDir = options.dataDir ?? './data';
-  if (!Array.isArray(options.seeds) || options.seeds.length === 0) {
-    throw new ValidationError('Expected at least one seed URL');
-  }
-  const seeds = [...options.seeds];
-  const scope = createCrawlScope(seeds, settings.scope);
-
+/** `<dataDir>/crawlee`, created. */
+function crawleeDirOf(dataDir: string): string {
   const crawleeDir = join(dataDir, crawleeFolder);
   try {
     mkdirSync(crawleeDir, { recursive: true });
   } catch (error) {
     throw new StorageError(`Cannot create \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
   }
-  const dedup = await openDedupStage({ dataDir, config, worker: options.dedupWorker ?? availableParallelism() > 1 });
-  let errors = 0;
-  const started = Date.now();
-  let fetched = 0;
-  let fatal: unknown = null;
-  let stopReason: CrawlSummary['stopReason'] = 'finished';
+  return crawleeDir;
+}
 
-  const progress = (): CrawlProgress => {
-    const elapsedMs = Date.now() - started;
-    return {
-      ...dedup.counters,
-      errors: dedup.counters.errors + errors,
-      fetched,
-      elapsedMs,
-      pagesPerSec: elapsedMs > 0 ? (fetched * 1000) / elapsedMs : 0,
-    };
-  };
-
-  const emit = (event: CrawlPageEvent) => {
-    options.onPage?.(event);
-  };
-
-  const pacer = new HostPacer({ intervalMs: 60_000 / settings.maxRequestsPerMinutePerHost });
-  const robots = new RobotsCache({
-    userAgent: settings.userAgent,
-    timeoutMs: settings.requestTimeoutSecs * 1000,
-    enabled: settings.respectRobots,
-    onOrigin: (origin, found) => pacer.setCrawlDelay(hostOf(origin), found.policy.crawlDelaySecs),
-  });
-  // URLs already recorded as robots skips in this run (a disallowed page is linked from many pages).
-  const robotsSkipped = new Set<string>();
-
-  /**
-   * Records a URL robots.txt does not let us fetch (once per run): `robots` for a rule of a
-   * robots.txt that was read, `unreachable` (with the error) when the host's robots.txt could not
-   * be reached, which RFC 9309 also reads as "disallow all".
-   */
-  const recordRobotsSkip = async (url: string): Promise<void> => {
-    if (robotsSkipped.has(url)) return;
-    robotsSkipped.add(url);
-    const { reason, detail } = robotsSkipOf(await robots.forUrl(url));
-    await dedup.recordSkip(url, reason, detail);
-    emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason }, detail });
-  };
-
-  /**
-   * The links of a page to enqueue: in scope and not disallowed by a robots.txt already read (one
-   * URL parse each). A link whose origin's robots.txt is not known yet is enqueued too, and checked
-   * when the crawler takes it (page-crawler.ts): the handler never waits for another host's
-   * robots.txt, which for an unreachable host can take a DNS or connect timeout.
-   */
-  const linksToFollow = async (links: readonly string[], depth: number): Promise<{ url: string; crawlDepth: number }[]> => {
-    const follow: { url: string; crawlDepth: number }[] = [];
-    for (const link of links) {
-      const url = parseHttpUrl(link);
-      if (url === null || !inCrawlScope(scope, url)) continue;
-      if (robots.allows(url) === false) await recordRobotsSkip(link);
-      else follow.push({ url: link, crawlDepth: depth });
-    }
-    return follow;
-  };
-
-  let crawleeConfig: Configuration;
-  let queue: DurableRequestQueue;
-  let resume: FrontierResume;
+/**
+ * crawlee's configuration and request queue of the data folder, the queue filled from the
+ * frontier journal (the dedup stage closed if they fail).
+ */
+async function openQueue(crawleeDir: string, dedup: DedupStage): Promise<{ crawleeConfig: Configuration; queue: DurableRequestQueue; resume: FrontierResume }> {
   try {
-    crawleeConfig = crawleeConfiguration(crawleeDir);
-    ({ queue, resume } = await openDurableRequestQueue(crawleeConfig, join(crawleeDir, frontierJournalName)));
+    const crawleeConfig = crawleeConfiguration(crawleeDir);
+    const { queue, resume } = await openDurableRequestQueue(crawleeConfig, join(crawleeDir, frontierJournalName));
+    return { crawleeConfig, queue, resume };
   } catch (error) {
     await dedup.close();
     throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
   }
-  const { handledBefore, interrupted: releasedLocks, tornLines: repairedRequests } = resume;
-  const budget = Math.max(0, settings.maxPages - handledBefore);
+}
 
-  /** The database or the corpus failed: nothing more can be stored, so the crawl stops. */
-  /**
-   * A failed write stops the crawl. The request is left to crawlee's retry (not `noRetry`): it goes
-   * back to the queue, pending, and the crawler, stopping, does not take it again. The next run
-   * processes it again, and gets what this one could not write: the corpus line of a page whose
-   * insert committed before the append failed (corpus-writer.ts, invariant 4), and its links. With
-   * `noRetry` crawlee would mark it handled, and both would be lost for good.
-   */
-  const stopOnStorageFailure = (error: unknown): never => {
-    fatal ??= error;
-    crawler.stop('storage failed');
+/** What one run of a crawl changes as it goes. */
+interface CrawlRun {
+  fetched: number;
+  /** Pages that broke the extractor (the dedup stage counts its own errors). */
+  errors: number;
+  /** The first error that stops the crawl (a failed write), or null. */
+  fatal: unknown;
+  stopReason: CrawlSummary['stopReason'];
+  /** Set once the crawler exists; stopping before that is never needed. */
+  crawler: PageCrawler | null;
+}
+
+/**
+ * A failed write stops the crawl. The request is left to crawlee's retry (not `noRetry`): it goes
+ * back to the queue, pending, and the crawler, stopping, does not take it again. The next run
+ * processes it again, and gets what this one could not write: the corpus line of a page whose
+ * insert committed before the append failed (corpus-writer.ts, invariant 4), and its links. With
+ * `noRetry` crawlee would mark it handled, and both would be lost for good.
+ */
+function stopOnStorageFailure(run: CrawlRun, error: unknown): void {
+  run.fatal ??= error;
+  run.crawler?.stop('storage failed');
+}
+
+/** What the page handler, the failure handler and the link filter share. */
+interface CrawlContext {
+  readonly settings: Config['crawl'];
+  readonly scope: ReturnType<typeof createCrawlScope>;
+  readonly robots: RobotsCache;
+  readonly dedup: DedupStage;
+  readonly run: CrawlRun;
+  readonly emit: (event: CrawlPageEvent) => void;
+  /** URLs already recorded as robots skips in this run (a disallowed page is linked from many pages). */
+  readonly robotsSkipped: Set<string>;
+}
+
+/** The skip of a URL robots.txt does not let us fetch, from what is known of its origin. */
+function robotsSkipOf(origin: OriginRobots): { reason: SkipReason; detail: string } {
+  if (origin.source === 'fetched') return { reason: 'robots', detail: 'disallowed by robots.txt' };
+  if (origin.source.startsWith('unreachable')) return { reason: 'unreachable', detail: `robots.txt ${origin.source}` };
+  return { reason: 'robots', detail: `robots.txt ${origin.source}` };
+}
+
+/**
+ * Records a URL robots.txt does not let us fetch (once per run): `robots` for a rule of a
+ * robots.txt that was read, `unreachable` (with the error) when the host's robots.txt could not be
+ * reached, which RFC 9309 also reads as "disallow all".
+ */
+async function recordRobotsSkip(ctx: CrawlContext, url: string): Promise<void> {
+  if (ctx.robotsSkipped.has(url)) return;
+  ctx.robotsSkipped.add(url);
+  const { reason, detail } = robotsSkipOf(await ctx.robots.forUrl(url));
+  await ctx.dedup.recordSkip(url, reason, detail);
+  ctx.emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason }, detail });
+}
+
+/**
+ * The links of a page to enqueue: in scope and not disallowed by a robots.txt already read (one
+ * URL parse each). A link whose origin's robots.txt is not known yet is enqueued too, and checked
+ * when the crawler takes it (page-crawler.ts): the handler never waits for another host's
+ * robots.txt, which for an unreachable host can take a DNS or connect timeout.
+ */
+async function linksToFollow(ctx: CrawlContext, links: readonly string[], depth: number): Promise<{ url: string; crawlDepth: number }[]> {
+  const follow: { url: string; crawlDepth: number }[] = [];
+  for (const link of links) {
+    const url = parseHttpUrl(link);
+    if (url === null || !inCrawlScope(ctx.scope, url)) continue;
+    if (ctx.robots.allows(url) === false) await recordRobotsSkip(ctx, link);
+    else follow.push({ url: link, crawlDepth: depth });
+  }
+  return follow;
+}
+
+/** Journalled first, then queued, by the queue itself: see durable-request-queue.ts. */
+async function enqueue(ctx: CrawlContext, requests: readonly JournalEntry[]): Promise<void> {
+  await ctx.run.crawler!.addRequests([...requests], { waitForAllRequestsToBeAdded: true });
+}
+
+async function recordFailure(ctx: CrawlContext, url: string, depth: number | null, reason: SkipReason, detail: string): Promise<void> {
+  await ctx.dedup.recordSkip(url, reason, detail);
+  ctx.emit({ url, finalUrl: null, depth, title: '', decision: { kind: 'skipped', reason }, detail });
+}
+
+/** One fetched page: extract, hand to the dedup stage, then follow its links when it was not a duplicate. */
+async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): Promise<void> {
+  const { run, settings } = ctx;
+  run.fetched++;
+  const { request, response } = context;
+  const depth = request.crawlDepth;
+  const input: PageInput = {
+    url: request.url,
+    finalUrl: request.loadedUrl ?? request.url,
+    fetchedAt: Date.now(),
+    lastModified: lastModifiedIso(response.headers['last-modified']),
+    depth,
+  };
+  let page: ExtractedPage;
+  try {
+    page = extractParsedPage(context.$ as unknown as CheerioAPI, input);
+  } catch (error) {
+    // A page that breaks the extractor is recorded, never allowed to stop the crawl.
+    run.errors++;
+    await recordFailure(ctx, request.url, depth, 'parse-error', firstLine((error as Error).message)).catch((e: unknown) => {
+      stopOnStorageFailure(run, e);
+      throw e;
+    });
+    return;
+  }
+  let committed: CommitResult;
+  try {
+    // Fingerprint, check-and-insert, corpus line: answered once written.
+    committed = await ctx.dedup.commitPage(input, page);
+  } catch (error) {
+    stopOnStorageFailure(run, error);
     throw error;
-  };
+  }
+  const { decision } = committed;
+  ctx.emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
+  const isDuplicate = decision.kind === 'exact' || decision.kind === 'near';
+  if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
+  const links = await linksToFollow(ctx, page.links, depth + 1);
+  // Added before the handler returns, so that a request marked handled always has its links queued.
+  if (links.length > 0) await enqueue(ctx, links);
+}
 
-  /** Journalled first, then queued, by the queue itself: see durable-request-queue.ts. */
-  const enqueue = async (requests: readonly JournalEntry[]): Promise<void> => {
-    await crawler.addRequests([...requests], { waitForAllRequestsToBeAdded: true });
-  };
+/** A request that failed for good: recorded as a skip with its reason. */
+async function handleFailure(ctx: CrawlContext, context: CheerioCrawlingContext, error: Error): Promise<void> {
+  const request: Request = context.request;
+  ctx.run.fetched++;
+  if (ctx.run.fatal !== null) return;
+  const skip = findPageSkip(error);
+  try {
+    if (skip !== null) await recordFailure(ctx, request.url, request.crawlDepth, skip.reason, skip.detail);
+    else await recordFailure(ctx, request.url, request.crawlDepth, 'fetch-error', failureDetail(error));
+  } catch (failure) {
+    stopOnStorageFailure(ctx.run, failure);
+  }
+}
 
-  const recordFailure = async (url: string, depth: number | null, reason: SkipReason, detail: string): Promise<void> => {
-    await dedup.recordSkip(url, reason, detail);
-    emit({ url, finalUrl: null, depth, title: '', decision: { kind: 'skipped', reason }, detail });
-  };
-
-  const crawler: PageCrawler = new PageCrawler({
+/** The crawler of one run: crawlee's options, neardup's fetch policy and the two handlers. */
+function createCrawler(ctx: CrawlContext, queue: DurableRequestQueue, crawleeConfig: Configuration, pacer: HostPacer, budget: number): PageCrawler {
+  const { settings } = ctx;
+  return new PageCrawler({
     requestQueue: queue,
     maxConcurrency: settings.concurrency,
     minConcurrency: settings.concurrency,
@@ -265,69 +303,79 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     // environment variables; its errors repeat what is recorded as a skip (onFailed) or, for a
     // storage failure, what stops the crawl and reaches the user as one line from the CLI.
     log: crawleeLog.child({ prefix: 'neardup', level: LogLevel.OFF }),
-    requestHandler: async (context) => {
-      fetched++;
-      const { request, response } = context;
-      const depth = request.crawlDepth;
-      const input: PageInput = {
-        url: request.url,
-        finalUrl: request.loadedUrl ?? request.url,
-        fetchedAt: Date.now(),
-        lastModified: lastModifiedIso(response.headers['last-modified']),
-        depth,
-      };
-      let page: ExtractedPage;
-      try {
-        page = extractParsedPage(context.$ as unknown as CheerioAPI, input);
-      } catch (error) {
-        // A page that breaks the extractor is recorded, never allowed to stop the crawl.
-        errors++;
-        await recordFailure(request.url, depth, 'parse-error', firstLine((error as Error).message)).catch((e: unknown) => stopOnStorageFailure(e));
-        return;
-      }
-      let committed: CommitResult;
-      try {
-        // Fingerprint, check-and-insert, corpus line: answered once written.
-        committed = await dedup.commitPage(input, page);
-      } catch (error) {
-        return stopOnStorageFailure(error);
-      }
-      const { decision } = committed;
-      emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
-      const isDuplicate = decision.kind === 'exact' || decision.kind === 'near';
-      if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
-      const links = await linksToFollow(page.links, depth + 1);
-      // Added before the handler returns, so that a request marked handled always has its links queued.
-      if (links.length > 0) await enqueue(links);
-    },
+    requestHandler: (context) => handlePage(ctx, context),
   }, crawleeConfig, {
     userAgent: settings.userAgent,
     maxPageBytes: settings.maxPageBytes,
     maxRedirects: settings.maxRedirects,
-    allowRedirect: (url) => inCrawlScope(scope, url),
-    robotsAllowRedirect: (url) => robots.allows(url),
-    robotsAllow: (url) => robots.allows(url),
-    onDisallowed: (request) => recordRobotsSkip(request.url),
+    allowRedirect: (url) => inCrawlScope(ctx.scope, url),
+    robotsAllowRedirect: (url) => ctx.robots.allows(url),
+    robotsAllow: (url) => ctx.robots.allows(url),
+    onDisallowed: (request) => recordRobotsSkip(ctx, request.url),
     parse: parsePage as (html: string) => CheerioAPI,
     pacer,
     budget,
-    onFailed: async (context: CheerioCrawlingContext, error: Error) => {
-      const request: Request = context.request;
-      fetched++;
-      if (fatal !== null) return;
-      const skip = findPageSkip(error);
-      try {
-        if (skip !== null) await recordFailure(request.url, request.crawlDepth, skip.reason, skip.detail);
-        else await recordFailure(request.url, request.crawlDepth, 'fetch-error', failureDetail(error));
-      } catch (failure) {
-        fatal ??= failure;
-        crawler.stop('storage failed');
-      }
-    },
+    onFailed: (context: CheerioCrawlingContext, error: Error) => handleFailure(ctx, context, error),
   });
+}
+
+/** Seeds admitted, then the crawl until it ends; sets the run's stop reason (or its fatal error). */
+async function runCrawler(ctx: CrawlContext, seeds: readonly string[], budget: number, signal: AbortSignal | undefined): Promise<void> {
+  const crawler = ctx.run.crawler!;
+  try {
+    const admitted = await linksToFollow(ctx, seeds, 0);
+    if (admitted.length > 0) await enqueue(ctx, admitted);
+    if (budget > 0 && signal?.aborted !== true) await crawler.run();
+    await crawler.settled();
+    if (crawler.budgetReached && ctx.run.stopReason === 'finished') ctx.run.stopReason = 'max-pages';
+    if (budget === 0 && ctx.run.stopReason === 'finished') ctx.run.stopReason = 'max-pages';
+  } catch (error) {
+    ctx.run.fatal ??= error;
+  }
+}
+
+/** Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. */
+export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
+  const { config } = options;
+  const settings = config.crawl;
+  const dataDir = options.dataDir ?? './data';
+  if (!Array.isArray(options.seeds) || options.seeds.length === 0) {
+    throw new ValidationError('Expected at least one seed URL');
+  }
+  const seeds = [...options.seeds];
+  const scope = createCrawlScope(seeds, settings.scope);
+  const crawleeDir = crawleeDirOf(dataDir);
+  const dedup = await openDedupStage({ dataDir, config, worker: options.dedupWorker ?? availableParallelism() > 1 });
+  const run: CrawlRun = { fetched: 0, errors: 0, fatal: null, stopReason: 'finished', crawler: null };
+  const started = Date.now();
+  const progress = (): CrawlProgress => {
+    const elapsedMs = Date.now() - started;
+    return {
+      ...dedup.counters,
+      errors: dedup.counters.errors + run.errors,
+      fetched: run.fetched,
+      elapsedMs,
+      pagesPerSec: elapsedMs > 0 ? (run.fetched * 1000) / elapsedMs : 0,
+    };
+  };
+
+  const pacer = new HostPacer({ intervalMs: 60_000 / settings.maxRequestsPerMinutePerHost });
+  const robots = new RobotsCache({
+    userAgent: settings.userAgent,
+    timeoutMs: settings.requestTimeoutSecs * 1000,
+    enabled: settings.respectRobots,
+    onOrigin: (origin, found) => pacer.setCrawlDelay(hostnameOf(origin), found.policy.crawlDelaySecs),
+  });
+  const ctx: CrawlContext = {
+    settings, scope, robots, dedup, run, emit: (event) => options.onPage?.(event), robotsSkipped: new Set<string>(),
+  };
+  const { crawleeConfig, queue, resume } = await openQueue(crawleeDir, dedup);
+  const budget = Math.max(0, settings.maxPages - resume.handledBefore);
+  const crawler = createCrawler(ctx, queue, crawleeConfig, pacer, budget);
+  run.crawler = crawler;
 
   const onAbort = () => {
-    stopReason = 'aborted';
+    run.stopReason = 'aborted';
     crawler.stop('aborted');
   };
   if (options.signal?.aborted === true) onAbort();
@@ -336,16 +384,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     ? null
     : setInterval(() => options.onProgress!(progress()), options.progressIntervalMs ?? 1000);
   ticker?.unref();
-
   try {
-    const admitted = await linksToFollow(seeds, 0);
-    if (admitted.length > 0) await enqueue(admitted);
-    if (budget > 0 && options.signal?.aborted !== true) await crawler.run();
-    await crawler.settled();
-    if (crawler.budgetReached && stopReason === 'finished') stopReason = 'max-pages';
-    if (budget === 0 && stopReason === 'finished') stopReason = 'max-pages';
-  } catch (error) {
-    fatal ??= error;
+    await runCrawler(ctx, seeds, budget, options.signal);
   } finally {
     if (ticker !== null) clearInterval(ticker);
     options.signal?.removeEventListener('abort', onAbort);
@@ -355,12 +395,15 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   try {
     await dedup.close();
   } catch (error) {
-    fatal ??= error;
+    run.fatal ??= error;
   }
-  if (fatal !== null) {
-    if (fatal instanceof NeardupError) throw fatal;
-    throw new CrawlError(`Crawl failed: ${firstLine((fatal as Error).message ?? String(fatal))}`, { cause: fatal });
+  if (run.fatal !== null) {
+    if (run.fatal instanceof NeardupError) throw run.fatal;
+    throw new CrawlError(`Crawl failed: ${firstLine((run.fatal as Error).message ?? String(run.fatal))}`, { cause: run.fatal });
   }
-  if (stopReason === 'finished' && pending > 0) stopReason = 'max-pages';
-  return { ...progress(), dataDir, seeds, handledBefore, releasedLocks, repairedRequests, pending, stopReason };
+  if (run.stopReason === 'finished' && pending > 0) run.stopReason = 'max-pages';
+  return {
+    ...progress(), dataDir, seeds, handledBefore: resume.handledBefore, releasedLocks: resume.interrupted, repairedRequests: resume.tornLines, pending,
+    stopReason: run.stopReason,
+  };
 }

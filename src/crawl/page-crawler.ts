@@ -22,6 +22,7 @@ import type { CheerioAPI } from 'cheerio';
 import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../input/decode-html-bytes.js';
 import type { HostPacer } from './host-pacer.js';
 import { HostParking } from './host-parking.js';
+import { hostnameOf } from '../url/url-host.js';
 import { PageSkipError } from '../errors.js';
 
 /** Content types fetched as pages; anything else is recorded `not-html` without reading its body. */
@@ -63,14 +64,6 @@ export interface PageFetchPolicy {
   readonly budget: number;
   /** Called once for each request that failed for good (after retries), instead of crawlee's error log. */
   readonly onFailed: (context: CheerioCrawlingContext, error: Error) => Promise<void> | void;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
 }
 
 function mediaType(contentType: string | undefined): string | null {
@@ -259,7 +252,7 @@ export class PageCrawler extends CheerioCrawler {
   private parkIfBusy(request: Request): boolean {
     const pacer = this.policy.pacer;
     if (pacer === null) return false;
-    const host = hostOf(request.url);
+    const host = hostnameOf(request.url);
     return this.waitToBook(host) > 0 && this.parking.park(request, host, pacer.intervalOf(host));
   }
 
@@ -272,7 +265,7 @@ export class PageCrawler extends CheerioCrawler {
     const done = verdict.then(async (allowed) => {
       if (!allowed) return this.skipDisallowed(request);
       const pacer = this.policy.pacer;
-      const host = hostOf(request.url);
+      const host = hostnameOf(request.url);
       if (pacer === null || !this.parking.park(request, host, pacer.intervalOf(host))) {
         this.parking.parkReady(request, host);
       }
@@ -325,7 +318,7 @@ export class PageCrawler extends CheerioCrawler {
     }
     const pacer = this.policy.pacer;
     if (pacer !== null) {
-      const host = hostOf(request.url);
+      const host = hostnameOf(request.url);
       const booking = pacer.book(host, Date.now(), bookingHorizonMs(pacer.intervalOf(host)));
       if ('retryInMs' in booking) {
         this.putBack(request, source, booking.retryInMs);

@@ -9,6 +9,7 @@
  */
 import * as patterns from './boilerplate-patterns.js';
 import { isElement, type DomElement, type DomNode } from './dom-node.js';
+import { siteHost } from '../url/url-host.js';
 
 // Element flags (bits).
 /** Class/id word of a comment thread: furniture whatever its size. */
@@ -75,13 +76,6 @@ function isHidden(attribs: Readonly<Record<string, string>>): boolean {
   if (attribs['aria-hidden'] === 'true') return true;
   const style = attribs.style;
   return style !== undefined && /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
-}
-
-/** The host of an absolute URL without a leading `www.`, lower case, or null. */
-export function siteHost(url: string | null | undefined): string | null {
-  if (url === null || url === undefined) return null;
-  const match = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^:/?#]+)/i.exec(url.trim());
-  return match === null ? null : match[1]!.toLowerCase().replace(/^www\d?\./, '');
 }
 
 /** Whether a link leads to the page's own site (relative links do; subdomains count as the site). */

@@ -29,8 +29,9 @@ import { popcount32 } from '../fingerprint/fingerprint-codec.js';
 import { blockValue, type BlockLayout } from './block-layout.js';
 import type { CandidateTable, StoredRowFeed } from './candidate-table.js';
 import type { IdList } from './id-list.js';
+import { MAX_BUCKET_BITS, bucketCountsLength, countRows } from './bucket-counts.js';
+import { growPlane, type Plane } from './growable-plane.js';
 
-const MAX_BUCKET_BITS = 20;
 const ID_24 = 2 ** 24;
 /** Partner buckets remembered per lookup, so a bucket several secondary entries point to is read once. */
 const SCANNED_MAX = 64;
@@ -58,39 +59,11 @@ export interface PairedBlockTableOptions {
   readonly counts?: Uint32Array;
 }
 
-/** Length of a layout's bucket-count array: one count per bucket of every block, block after block. */
-export function bucketCountsLength(layout: BlockLayout): number {
-  let total = 0;
-  for (const width of layout.widths) total += 2 ** Math.min(width, MAX_BUCKET_BITS);
-  return total;
-}
-
-/** Adds to `counts` (bucketCountsLength(layout) long) the bucket of every block of every row of `feed`. */
-export function countRows(layout: BlockLayout, feed: StoredRowFeed, counts: Uint32Array): void {
-  const nb = layout.count;
-  const starts = Int32Array.from(layout.starts);
-  const widths = Int32Array.from(layout.widths);
-  const shifts = new Int32Array(nb);
-  const bases = new Int32Array(nb);
-  let base = 0;
-  for (let b = 0; b < nb; b++) {
-    const bits = Math.min(widths[b]!, MAX_BUCKET_BITS);
-    shifts[b] = widths[b]! - bits;
-    bases[b] = base;
-    base += 2 ** bits;
-  }
-  if (counts.length !== base) throw new RangeError(`countRows: expected ${base} counts, got ${counts.length}`);
-  feed((_id, hi, lo) => {
-    for (let b = 0; b < nb; b++) counts[bases[b]! + (blockValue(hi, lo, starts[b]!, widths[b]!) >>> shifts[b]!)]!++;
-  });
-}
-
 /** True for layouts this table serves: at least two blocks, each 16 or 32 bits wide (k = 0, 1, 3). */
 export function suitsPairedTable(layout: BlockLayout): boolean {
   return layout.count >= 2 && layout.widths.every((w) => w === 16 || w === 32);
 }
 
-type Plane = Uint8Array | Uint16Array | Uint32Array;
 
 export class PairedBlockTable implements CandidateTable {
   readonly #distance: number;
@@ -453,44 +426,6 @@ export class PairedBlockTable implements CandidateTable {
     this.#setDeltaCapacity(deltaCapacity);
     if (this.#baseCapacity < total + deltaCapacity) this.#allocate(total + 4 * deltaCapacity, false);
   }
-}
-
-/** A SharedArrayBuffer that can grow in place up to maxByteLength (ES2024; the project's lib is ES2023). */
-interface GrowableBuffer extends SharedArrayBuffer {
-  readonly growable: boolean;
-  readonly maxByteLength: number;
-  grow(byteLength: number): void;
-}
-
-const GrowableSharedArrayBuffer = SharedArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => GrowableBuffer;
-
-/** The largest growable buffer V8 accepts (4 GiB); larger planes are plain copies. */
-const MAX_RESIZABLE_BYTES = 2 ** 32;
-/** A new plane reserves (address space only) room for this many times its size, at least 64 MiB. */
-const RESERVE_FACTOR = 4;
-
-type PlaneType<T extends Plane> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; readonly BYTES_PER_ELEMENT: number };
-
-/**
- * A plane of `capacity` elements holding the first `keep` of `old`: `old`'s own buffer grown in place
- * when it has the room reserved, else a new growable buffer (the copy is then the only time the old
- * and the new plane are both held).
- *
- * Growable SharedArrayBuffers rather than resizable ArrayBuffers: they can only grow, so V8 reads
- * fixed-length views of them as fast as plain typed arrays (a view of a resizable ArrayBuffer, which
- * may shrink, measured ~20% slower lookups). Nothing shares them with another thread.
- */
-export function growPlane<T extends Plane>(old: T | null, Type: PlaneType<T>, capacity: number, keep: number): T {
-  const bytes = capacity * Type.BYTES_PER_ELEMENT;
-  const buffer = old?.buffer as GrowableBuffer | undefined;
-  if (buffer !== undefined && buffer.growable === true && bytes >= buffer.byteLength && bytes <= buffer.maxByteLength) {
-    buffer.grow(bytes);
-    return new Type(buffer, 0, capacity);
-  }
-  const reserve = Math.min(MAX_RESIZABLE_BYTES, Math.max(bytes * RESERVE_FACTOR, 2 ** 26));
-  const fresh = bytes <= reserve ? new Type(new GrowableSharedArrayBuffer(bytes, { maxByteLength: reserve }), 0, capacity) : new Type(new ArrayBuffer(bytes), 0, capacity);
-  if (old !== null && keep > 0) fresh.set(old.subarray(0, keep) as never);
-  return fresh;
 }
 
 /**

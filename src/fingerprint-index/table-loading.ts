@@ -11,7 +11,8 @@ import type { CandidateTable, StoredRowFeed } from './candidate-table.js';
 import { BUCKET_COUNTS_TABLE } from './index-schema.js';
 import type { Statement } from './index-statements.js';
 import { BucketCountsMismatchError } from '../errors.js';
-import { PairedBlockTable, bucketCountsLength, countRows, suitsPairedTable } from './paired-block-table.js';
+import { PairedBlockTable, suitsPairedTable } from './paired-block-table.js';
+import { bucketCountsLength, countRows } from './bucket-counts.js';
 import { UrlFilter } from './url-filter.js';
 
 /**

@@ -33,7 +33,7 @@ export function charsetFromMeta(bytes: Uint8Array): string | null {
 }
 
 /** Maps labels the way browsers do (the WHATWG Encoding standard treats latin1/ascii as windows-1252). */
-function normaliseLabel(label: string): string {
+function normalizeLabel(label: string): string {
   const l = label.toLowerCase();
   if (l === 'iso-8859-1' || l === 'latin1' || l === 'us-ascii' || l === 'ascii' || l === 'iso8859-1') return 'windows-1252';
   if (l === 'utf8') return 'utf-8';
@@ -91,7 +91,7 @@ export function decodeHtmlBytes(bytes: Uint8Array, contentType?: string | null):
   }
   for (const declared of [charsetFromContentType(contentType), charsetFromMeta(bytes)]) {
     if (declared === null) continue;
-    const charset = normaliseLabel(declared);
+    const charset = normalizeLabel(declared);
     const html = decodeWith(bytes, charset);
     if (html !== null) return { html, charset };
   }
@@ -99,7 +99,7 @@ export function decodeHtmlBytes(bytes: Uint8Array, contentType?: string | null):
     return { html: strictUtf8.decode(bytes), charset: 'utf-8' };
   } catch {
     const guess = chardet.detect(bytes);
-    const charset = guess === null ? 'windows-1252' : normaliseLabel(guess);
+    const charset = guess === null ? 'windows-1252' : normalizeLabel(guess);
     return { html: decodeWith(bytes, charset) ?? decodeWith(bytes, 'windows-1252')!, charset };
   }
 }
@@ -112,7 +112,7 @@ export function decodeTextBytes(bytes: Uint8Array): DecodedHtml {
     return { html: strictUtf8.decode(bytes), charset: 'utf-8' };
   } catch {
     const guess = chardet.detect(bytes);
-    const charset = guess === null ? 'windows-1252' : normaliseLabel(guess);
+    const charset = guess === null ? 'windows-1252' : normalizeLabel(guess);
     return { html: decodeWith(bytes, charset) ?? decodeWith(bytes, 'windows-1252')!, charset };
   }
 }

@@ -17,6 +17,8 @@
 import { ValidationError, describeValue } from '../errors.js';
 import { hammingDistance } from '../fingerprint/fingerprint-codec.js';
 import type { Fingerprint, RejectedDocument, SkippedPage, StoredDocument } from '../types.js';
+import { fingerprintOf, matchComponents, matchNodes, treeDistance, type Node } from './match-graph.js';
+import { defaultConfig } from '../config.js';
 import type { Cluster, ClusterMember, ClusterReport, ClusterStats } from './cluster-report.js';
 import { choosePrimary, type PrimaryCandidate, type PrimaryWeights } from './choose-primary.js';
 import { comparableUrl, urlFacts } from './comparable-url.js';
@@ -24,11 +26,11 @@ import { findHostMirrors, pageHostReader, validateMirrorOptions } from './find-h
 
 /** Options of `buildClusters`; `config.report` fits as is. */
 export interface BuildClustersOptions {
-  /** Weights of the primary-choice signals. @default { canonical: 8, inLinks: 3, earliestDate: 2, completeness: 1, shallowUrl: 1 } */
+  /** Weights of the primary-choice signals. @default config/default.json's report.primaryWeights */
   readonly primaryWeights?: PrimaryWeights;
-  /** Share of a host's pages that must duplicate another host's to call it a mirror. @default 0.5 */
+  /** Share of a host's pages that must duplicate another host's to call it a mirror. @default config/default.json's report.mirrorThreshold */
   readonly mirrorThreshold?: number;
-  /** Duplicated pages a mirror host needs at least. @default 2 */
+  /** Duplicated pages a mirror host needs at least. @default config/default.json's report.mirrorMinPages */
   readonly mirrorMinPages?: number;
   /** Skipped pages, for the stats only. @default none (stats.skipped is null) */
   readonly skipped?: Iterable<SkippedPage>;
@@ -36,21 +38,6 @@ export interface BuildClustersOptions {
   readonly distanceThreshold?: number | null;
 }
 
-export const defaultPrimaryWeights: PrimaryWeights = Object.freeze({
-  canonical: 8,
-  inLinks: 3,
-  earliestDate: 2,
-  completeness: 1,
-  shallowUrl: 1,
-});
-
-/** One node of the union–find: a kept stored document or a rejected one. */
-interface Node {
-  readonly doc: StoredDocument | RejectedDocument;
-  readonly stored: boolean;
-  /** Node index of the document this one matched (-1 for stored documents and orphans). */
-  readonly match: number;
-}
 
 function validateWeights(weights: PrimaryWeights): PrimaryWeights {
   for (const name of ['canonical', 'inLinks', 'earliestDate', 'completeness', 'shallowUrl'] as const) {
@@ -62,49 +49,214 @@ function validateWeights(weights: PrimaryWeights): PrimaryWeights {
   return weights;
 }
 
-function find(parent: Int32Array, i: number): number {
-  let root = i;
-  while (parent[root] !== root) root = parent[root]!;
-  while (parent[i] !== root) {
-    const next = parent[i]!;
-    parent[i] = root;
-    i = next;
-  }
-  return root;
-}
-
-function union(parent: Int32Array, a: number, b: number): void {
-  const ra = find(parent, a);
-  const rb = find(parent, b);
-  if (ra !== rb) parent[rb] = ra;
-}
-
 function nonEmpty(value: string | null | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** A page's URLs, for its host. */
+type PageUrls = { readonly url: string; readonly finalUrl?: string | null };
+
+/** What the rejected documents say, read first: which stored documents are worth keeping, and counts. */
+interface RejectedRead {
+  readonly list: RejectedDocument[];
+  readonly index: Map<number, number>;
+  readonly matchedIds: Set<number>;
+  readonly distanceCounts: number[];
+  readonly exact: number;
+  readonly near: number;
+}
+
+function readRejected(rejected: Iterable<RejectedDocument>, countHost: (doc: PageUrls) => void, threshold: number | null): RejectedRead {
+  const list: RejectedDocument[] = [];
+  const index = new Map<number, number>();
+  const matchedIds = new Set<number>();
+  const distanceCounts: number[] = [];
+  let exact = 0;
+  let near = 0;
+  for (const doc of rejected) {
+    if (index.has(doc.id)) continue;
+    index.set(doc.id, list.length);
+    list.push(doc);
+    matchedIds.add(doc.matchId);
+    countHost(doc);
+    if (doc.kind === 'exact') exact++;
+    else near++;
+    const d = doc.kind === 'exact' ? 0 : doc.distance;
+    if (Number.isInteger(d) && d >= 0 && d <= 64) {
+      while (distanceCounts.length <= d) distanceCounts.push(0);
+      distanceCounts[d]!++;
+    }
+  }
+  if (threshold !== null) while (distanceCounts.length <= threshold) distanceCounts.push(0);
+  return { list, index, matchedIds, distanceCounts, exact, near };
+}
+
+/** The stored documents some rejected one matched (the others are only counted). */
+function readStored(stored: Iterable<StoredDocument>, matchedIds: ReadonlySet<number>, countHost: (doc: PageUrls) => void) {
+  const kept: StoredDocument[] = [];
+  const index = new Map<number, number>();
+  let count = 0;
+  for (const doc of stored) {
+    count++;
+    countHost(doc);
+    if (matchedIds.has(doc.id) && !index.has(doc.id)) {
+      index.set(doc.id, kept.length);
+      kept.push(doc);
+    }
+  }
+  return { kept, index, count };
+}
+
+/** URL facts of every node, from one parse each: keys (url, then finalUrl when it differs) and path depth. */
+function nodeUrlFacts(nodes: readonly Node[]): { keys: string[][]; depths: (number | null)[] } {
+  const keys: string[][] = [];
+  const depths: (number | null)[] = [];
+  for (const node of nodes) {
+    const facts = urlFacts(node.doc.url);
+    const own = [facts.key];
+    const final = nonEmpty(node.doc.finalUrl);
+    if (final !== undefined) {
+      const finalKey = comparableUrl(final);
+      if (finalKey !== facts.key) own.push(finalKey);
+    }
+    keys.push(own);
+    depths.push(facts.pathDepth);
+  }
+  return { keys, depths };
+}
+
+/** In-link counts of cluster members only, keyed by comparable URL: the sum over a member's keys. */
+function inLinkCounter(nodeKeys: readonly (readonly string[])[], inLinks: ReadonlyMap<string, number>): (keys: readonly string[]) => number {
+  const linkCounts = new Map<string, number>();
+  for (const keys of nodeKeys) for (const key of keys) linkCounts.set(key, 0);
+  for (const [url, count] of inLinks) {
+    if (!Number.isFinite(count) || count <= 0) continue;
+    const key = comparableUrl(url);
+    const current = linkCounts.get(key);
+    if (current !== undefined) linkCounts.set(key, current + count);
+  }
+  return (keys) => {
+    let sum = 0;
+    for (const key of keys) sum += linkCounts.get(key) ?? 0;
+    return sum;
+  };
+}
+
 /**
- * Distance between two members along the match tree (sum of recorded distances): the fallback
- * when a fingerprint is missing. An upper bound of the true distance by the triangle inequality.
+ * A member's URL keys for the URL-identity signals (canonical votes, in-links) within its cluster.
+ * A member that reached its final URL through a redirect, where another member was fetched at that
+ * URL itself, is the same page under an old address: the final URL's links and canonical votes
+ * belong to the member fetched there, so the redirecting URL is not named the original of the page
+ * it redirects to merely because it collects both addresses' evidence.
  */
-function treeDistance(nodes: readonly Node[], from: number, to: number): number {
-  const up = new Map<number, number>();
-  let sum = 0;
-  for (let i = to; i >= 0 && !up.has(i); i = nodes[i]!.match) {
-    up.set(i, sum);
-    const doc = nodes[i]!.doc as Partial<RejectedDocument>;
-    sum += nodes[i]!.stored ? 0 : doc.distance ?? 0;
+function clusterKeys(nodeKeys: readonly (readonly string[])[], members: readonly number[]): string[][] {
+  const direct = new Set(members.map((i) => nodeKeys[i]![0]!));
+  return members.map((i) => nodeKeys[i]!.filter((key, k) => k === 0 || !direct.has(key)));
+}
+
+/** What every cluster of one report is built from. */
+interface ClusterContext {
+  readonly nodes: readonly Node[];
+  readonly nodeKeys: readonly (readonly string[])[];
+  readonly nodeDepths: readonly (number | null)[];
+  readonly inLinksOf: (keys: readonly string[]) => number;
+  readonly weights: PrimaryWeights;
+}
+
+/** The primary of a cluster: the candidates' evidence, weighed (choose-primary.ts). */
+function choosePrimaryOf(members: readonly number[], ctx: ClusterContext) {
+  const memberKeys = clusterKeys(ctx.nodeKeys, members);
+  const candidates: PrimaryCandidate[] = members.map((i, m) => {
+    const doc = ctx.nodes[i]!.doc;
+    return {
+      id: doc.id,
+      stored: ctx.nodes[i]!.stored,
+      url: doc.url,
+      finalUrl: doc.finalUrl,
+      canonicalUrl: doc.canonicalUrl,
+      publishedAt: doc.publishedAt,
+      lastModified: doc.lastModified,
+      textLength: doc.textLength,
+      depth: doc.depth,
+      inLinks: ctx.inLinksOf(memberKeys[m]!),
+      urlKeys: memberKeys[m]!,
+      pathDepth: ctx.nodeDepths[i]!,
+    };
+  });
+  return choosePrimary(candidates, ctx.weights);
+}
+
+/** Member `i` of a cluster whose primary is node `p`, its distance to the primary measured. */
+function clusterMember(nodes: readonly Node[], i: number, p: number, primaryFp: Fingerprint | null): ClusterMember {
+  const node = nodes[i]!;
+  const doc = node.doc;
+  const final = nonEmpty(doc.finalUrl);
+  let kind: ClusterMember['kind'];
+  let distance: number;
+  if (i === p) {
+    kind = 'primary';
+    distance = 0;
+  } else if (doc.textHash === nodes[p]!.doc.textHash) {
+    kind = 'exact';
+    distance = 0;
+  } else {
+    kind = 'near';
+    const fp = fingerprintOf(nodes, i);
+    distance = fp !== null && primaryFp !== null ? hammingDistance(fp, primaryFp) : treeDistance(nodes, i, p);
   }
-  sum = 0;
-  const seen = new Set<number>();
-  for (let i = from; i >= 0 && !seen.has(i); i = nodes[i]!.match) {
-    const meet = up.get(i);
-    if (meet !== undefined) return sum + meet;
-    seen.add(i);
-    const doc = nodes[i]!.doc as Partial<RejectedDocument>;
-    sum += nodes[i]!.stored ? 0 : doc.distance ?? 0;
+  const member: { -readonly [K in keyof ClusterMember]: ClusterMember[K] } = {
+    url: doc.url,
+    kind,
+    distance,
+    title: doc.title ?? '',
+    stored: node.stored,
+  };
+  if (final !== undefined && final !== doc.url) member.finalUrl = final;
+  if (!node.stored) {
+    const r = doc as RejectedDocument;
+    if (node.match >= 0) member.matchUrl = nodes[node.match]!.doc.url;
+    member.matchDistance = r.kind === 'exact' ? 0 : r.distance;
   }
-  return sum;
+  return member;
+}
+
+const MEMBER_RANK = { primary: 0, exact: 1, near: 2 } as const;
+
+/** One cluster of two or more members with a stored one: its primary and its members, primary first. */
+function buildCluster(members: readonly number[], ctx: ClusterContext): Omit<Cluster, 'id'> {
+  const choice = choosePrimaryOf(members, ctx);
+  const p = members[choice.index]!;
+  const primaryFp = fingerprintOf(ctx.nodes, p);
+  const clusterMembers = members.map((i) => clusterMember(ctx.nodes, i, p, primaryFp));
+  clusterMembers.sort((a, b) =>
+    MEMBER_RANK[a.kind] - MEMBER_RANK[b.kind] || a.distance - b.distance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  // The primary's title, else the first member's that has one (the primary is first).
+  const title = clusterMembers.find((m) => m.title.trim() !== '')?.title ?? '';
+  return { primary: ctx.nodes[p]!.doc.url, title, size: clusterMembers.length, reasons: choice.reasons, members: clusterMembers };
+}
+
+/** Skipped pages by reason (null when not given). */
+function countSkipped(skippedPages: Iterable<SkippedPage> | undefined): { skipped: number | null; skippedBy: Record<string, number> } {
+  const skippedBy: Record<string, number> = {};
+  if (skippedPages === undefined) return { skipped: null, skippedBy };
+  let skipped = 0;
+  for (const page of skippedPages) {
+    skipped++;
+    skippedBy[page.reason] = (skippedBy[page.reason] ?? 0) + 1;
+  }
+  return { skipped, skippedBy };
+}
+
+/** Clusters by size, then the number of clusters of each size. */
+function clusterSizes(clusters: readonly Cluster[]) {
+  const sizeCounts = new Map<number, number>();
+  let clusteredDocuments = 0;
+  for (const c of clusters) {
+    clusteredDocuments += c.size;
+    sizeCounts.set(c.size, (sizeCounts.get(c.size) ?? 0) + 1);
+  }
+  const clusterSizeCounts = [...sizeCounts].sort((a, b) => a[0] - b[0]).map(([size, n]) => ({ size, clusters: n }));
+  return { clusteredDocuments, clusterSizeCounts };
 }
 
 /**
@@ -117,245 +269,55 @@ export function buildClusters(
   inLinks: ReadonlyMap<string, number>,
   options: BuildClustersOptions = {},
 ): ClusterReport {
-  const weights = validateWeights(options.primaryWeights ?? defaultPrimaryWeights);
+  const weights = validateWeights(options.primaryWeights ?? defaultConfig().report.primaryWeights);
   const mirrorOptions = validateMirrorOptions({ threshold: options.mirrorThreshold, minPages: options.mirrorMinPages });
   const threshold = options.distanceThreshold ?? null;
 
   const hostPages = new Map<string, number>();
   const pageHost = pageHostReader();
-  const countHost = (doc: { readonly url: string; readonly finalUrl?: string | null }) => {
+  const countHost = (doc: PageUrls) => {
     const host = pageHost(doc);
     if (host !== null) hostPages.set(host, (hostPages.get(host) ?? 0) + 1);
   };
-
   // Rejected documents first: they say which stored documents are worth keeping.
-  const rejectedList: RejectedDocument[] = [];
-  const rejectedIndex = new Map<number, number>();
-  const matchedIds = new Set<number>();
-  const distanceCounts: number[] = [];
-  let exact = 0;
-  let near = 0;
-  for (const doc of rejected) {
-    if (rejectedIndex.has(doc.id)) continue;
-    rejectedIndex.set(doc.id, rejectedList.length);
-    rejectedList.push(doc);
-    matchedIds.add(doc.matchId);
-    countHost(doc);
-    if (doc.kind === 'exact') exact++;
-    else near++;
-    const d = doc.kind === 'exact' ? 0 : doc.distance;
-    if (Number.isInteger(d) && d >= 0 && d <= 64) {
-      while (distanceCounts.length <= d) distanceCounts.push(0);
-      distanceCounts[d]!++;
-    }
-  }
-  if (threshold !== null) while (distanceCounts.length <= threshold) distanceCounts.push(0);
-
-  const keptStored: StoredDocument[] = [];
-  const storedIndex = new Map<number, number>();
-  let storedCount = 0;
-  for (const doc of stored) {
-    storedCount++;
-    countHost(doc);
-    if (matchedIds.has(doc.id) && !storedIndex.has(doc.id)) {
-      storedIndex.set(doc.id, keptStored.length);
-      keptStored.push(doc);
-    }
-  }
-
-  // Nodes: kept stored documents, then rejected ones.
-  const base = keptStored.length;
-  const nodes: Node[] = keptStored.map((doc) => ({ doc, stored: true, match: -1 }));
-  for (const doc of rejectedList) {
-    const s = storedIndex.get(doc.matchId);
-    const r = rejectedIndex.get(doc.matchId);
-    nodes.push({ doc, stored: false, match: s !== undefined ? s : r !== undefined ? base + r : -1 });
-  }
-  const parent = Int32Array.from(nodes, (_, i) => i);
-  nodes.forEach((node, i) => {
-    if (node.match >= 0) union(parent, i, node.match);
-  });
-  const components = new Map<number, number[]>();
-  for (let i = 0; i < nodes.length; i++) {
-    const root = find(parent, i);
-    const list = components.get(root);
-    if (list === undefined) components.set(root, [i]);
-    else list.push(i);
-  }
-
-  // URL facts of every node, from one parse each: keys (url, then finalUrl when it differs) and depth.
-  const nodeKeys: string[][] = [];
-  const nodeDepths: (number | null)[] = [];
-  for (const node of nodes) {
-    const facts = urlFacts(node.doc.url);
-    const keys = [facts.key];
-    const final = nonEmpty(node.doc.finalUrl);
-    if (final !== undefined) {
-      const finalKey = comparableUrl(final);
-      if (finalKey !== facts.key) keys.push(finalKey);
-    }
-    nodeKeys.push(keys);
-    nodeDepths.push(facts.pathDepth);
-  }
-
-  // In-link counts of cluster members only, keyed by comparable URL.
-  const linkCounts = new Map<string, number>();
-  for (const keys of nodeKeys) for (const key of keys) linkCounts.set(key, 0);
-  for (const [url, count] of inLinks) {
-    if (!Number.isFinite(count) || count <= 0) continue;
-    const key = comparableUrl(url);
-    const current = linkCounts.get(key);
-    if (current !== undefined) linkCounts.set(key, current + count);
-  }
-  const inLinksOf = (keys: readonly string[]) => {
-    let sum = 0;
-    for (const key of keys) sum += linkCounts.get(key) ?? 0;
-    return sum;
-  };
-  /**
-   * A member's URL keys for the URL-identity signals (canonical votes, in-links) within its cluster.
-   * A member that reached its final URL through a redirect, where another member was fetched at that
-   * URL itself, is the same page under an old address: the final URL's links and canonical votes
-   * belong to the member fetched there, so the redirecting URL is not named the original of the page
-   * it redirects to merely because it collects both addresses' evidence.
-   */
-  const clusterKeys = (members: readonly number[]): string[][] => {
-    const direct = new Set(members.map((i) => nodeKeys[i]![0]!));
-    return members.map((i) => nodeKeys[i]!.filter((key, k) => k === 0 || !direct.has(key)));
-  };
-
-  // A rejected exact copy without its own fingerprint has its match's.
-  const fingerprintOf = (i: number): Fingerprint | null => {
-    const seen = new Set<number>();
-    for (let j = i; j >= 0 && !seen.has(j); j = nodes[j]!.match) {
-      seen.add(j);
-      const node = nodes[j]!;
-      if (node.doc.fingerprint !== null) return node.doc.fingerprint;
-      if (node.stored || (node.doc as RejectedDocument).kind !== 'exact') return null;
-    }
-    return null;
-  };
+  const rejectedRead = readRejected(rejected, countHost, threshold);
+  const storedRead = readStored(stored, rejectedRead.matchedIds, countHost);
+  const nodes = matchNodes(storedRead.kept, storedRead.index, rejectedRead.list, rejectedRead.index);
+  const facts = nodeUrlFacts(nodes);
+  const ctx: ClusterContext = { nodes, nodeKeys: facts.keys, nodeDepths: facts.depths, inLinksOf: inLinkCounter(facts.keys, inLinks), weights };
 
   const built: Omit<Cluster, 'id'>[] = [];
-  let singletons = storedCount - keptStored.length;
+  let singletons = storedRead.count - storedRead.kept.length;
   let orphans = 0;
-  let primaryNotStored = 0;
-  for (const members of components.values()) {
-    const storedMembers = members.filter((i) => nodes[i]!.stored).length;
-    if (storedMembers === 0) {
-      orphans += members.length;
-      continue;
-    }
-    if (members.length === 1) {
-      singletons++;
-      continue;
-    }
-    const memberKeys = clusterKeys(members);
-    const candidates: PrimaryCandidate[] = members.map((i, m) => {
-      const doc = nodes[i]!.doc;
-      return {
-        id: doc.id,
-        stored: nodes[i]!.stored,
-        url: doc.url,
-        finalUrl: doc.finalUrl,
-        canonicalUrl: doc.canonicalUrl,
-        publishedAt: doc.publishedAt,
-        lastModified: doc.lastModified,
-        textLength: doc.textLength,
-        depth: doc.depth,
-        inLinks: inLinksOf(memberKeys[m]!),
-        urlKeys: memberKeys[m]!,
-        pathDepth: nodeDepths[i]!,
-      };
-    });
-    const choice = choosePrimary(candidates, weights);
-    const p = members[choice.index]!;
-    const primaryDoc = nodes[p]!.doc;
-    const primaryFp = fingerprintOf(p);
-    if (!nodes[p]!.stored) primaryNotStored++;
-
-    const clusterMembers: ClusterMember[] = members.map((i) => {
-      const node = nodes[i]!;
-      const doc = node.doc;
-      const final = nonEmpty(doc.finalUrl);
-      let kind: ClusterMember['kind'];
-      let distance: number;
-      if (i === p) {
-        kind = 'primary';
-        distance = 0;
-      } else if (doc.textHash === primaryDoc.textHash) {
-        kind = 'exact';
-        distance = 0;
-      } else {
-        kind = 'near';
-        const fp = fingerprintOf(i);
-        distance = fp !== null && primaryFp !== null ? hammingDistance(fp, primaryFp) : treeDistance(nodes, i, p);
-      }
-      const member: { -readonly [K in keyof ClusterMember]: ClusterMember[K] } = {
-        url: doc.url,
-        kind,
-        distance,
-        title: doc.title ?? '',
-        stored: node.stored,
-      };
-      if (final !== undefined && final !== doc.url) member.finalUrl = final;
-      if (!node.stored) {
-        const r = doc as RejectedDocument;
-        if (node.match >= 0) member.matchUrl = nodes[node.match]!.doc.url;
-        member.matchDistance = r.kind === 'exact' ? 0 : r.distance;
-      }
-      return member;
-    });
-    const rank = { primary: 0, exact: 1, near: 2 } as const;
-    clusterMembers.sort((a, b) =>
-      rank[a.kind] - rank[b.kind] || a.distance - b.distance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-    // The primary's title, else the first member's that has one (the primary is first).
-    const title = clusterMembers.find((m) => m.title.trim() !== '')?.title ?? '';
-    built.push({
-      primary: primaryDoc.url,
-      title,
-      size: clusterMembers.length,
-      reasons: choice.reasons,
-      members: clusterMembers,
-    });
+  for (const members of matchComponents(nodes).values()) {
+    if (!members.some((i) => nodes[i]!.stored)) orphans += members.length;
+    else if (members.length === 1) singletons++;
+    else built.push(buildCluster(members, ctx));
   }
   built.sort((a, b) => b.size - a.size || (a.primary < b.primary ? -1 : a.primary > b.primary ? 1 : 0));
   const clusters: Cluster[] = built.map((c, i) => ({ id: i + 1, ...c }));
-
   const mirrors = findHostMirrors(clusters, hostPages, mirrorOptions);
+  const primaryNotStored = clusters.filter((c) => !c.members[0]!.stored).length;
+  const skipped = countSkipped(options.skipped);
+  const sizes = clusterSizes(clusters);
 
-  const sizeCounts = new Map<number, number>();
-  let clusteredDocuments = 0;
-  for (const c of clusters) {
-    clusteredDocuments += c.size;
-    sizeCounts.set(c.size, (sizeCounts.get(c.size) ?? 0) + 1);
-  }
-  let skipped: number | null = null;
-  const skippedBy: Record<string, number> = {};
-  if (options.skipped !== undefined) {
-    skipped = 0;
-    for (const page of options.skipped) {
-      skipped++;
-      skippedBy[page.reason] = (skippedBy[page.reason] ?? 0) + 1;
-    }
-  }
   const stats: ClusterStats = {
-    documents: storedCount + rejectedList.length,
-    stored: storedCount,
-    rejected: rejectedList.length,
-    exact,
-    near,
-    skipped,
-    skippedBy,
+    documents: storedRead.count + rejectedRead.list.length,
+    stored: storedRead.count,
+    rejected: rejectedRead.list.length,
+    exact: rejectedRead.exact,
+    near: rejectedRead.near,
+    skipped: skipped.skipped,
+    skippedBy: skipped.skippedBy,
     clusters: clusters.length,
-    clusteredDocuments,
+    clusteredDocuments: sizes.clusteredDocuments,
     singletons,
     orphans,
     largestCluster: clusters.length === 0 ? 0 : clusters[0]!.size,
     primaryNotStored,
     mirrors: mirrors.length,
-    distanceCounts,
-    clusterSizeCounts: [...sizeCounts].sort((a, b) => a[0] - b[0]).map(([size, n]) => ({ size, clusters: n })),
+    distanceCounts: rejectedRead.distanceCounts,
+    clusterSizeCounts: sizes.clusterSizeCounts,
     distanceThreshold: threshold,
   };
   return { clusters, stats, mirrors };

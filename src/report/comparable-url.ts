@@ -2,17 +2,12 @@
  * URL helpers of the report: a comparison key (so that a `rel=canonical` or a link written
  * `https://www.Example.com/a/` finds the member crawled as `http://example.com/a`), the host, and
  * the path depth. Strings that are not http(s) URLs (file paths of a batch run) compare as they
- * are and have no host or depth.
+ * are and have no host or depth. Hosts: src/url/url-host.ts.
  */
+import { parseHttpUrl } from '../url/url-host.js';
 
 function parseHttp(raw: string): URL | null {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return null;
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  return parseHttpUrl(raw.trim());
 }
 
 /** What the report needs of one URL, from one parse. */
@@ -51,32 +46,6 @@ export function urlFacts(raw: string): UrlFacts {
 export function comparableUrl(raw: string): string {
   const url = parseHttp(raw);
   return url === null ? raw.trim() : keyOf(url);
-}
-
-/**
- * A host reader for many URLs: parses each distinct `scheme://authority` once (hosts repeat across a
- * crawl) and gives the same answer as `urlHost`. Memo lives as long as the returned function.
- */
-export function hostReader(): (raw: string) => string | null {
-  const memo = new Map<string, string | null>();
-  return (raw: string) => {
-    // Only what the WHATWG parser itself strips may come before the scheme.
-    const m = /^[\x00-\x20]*(https?):\/\/([^/?#\\]*)/i.exec(raw);
-    if (m === null) return urlHost(raw);
-    const origin = `${m[1]!.toLowerCase()}://${m[2]!}`;
-    let host = memo.get(origin);
-    if (host === undefined) {
-      host = urlHost(`${origin}/`);
-      memo.set(origin, host);
-    }
-    return host;
-  };
-}
-
-/** Lower-case host name of an http(s) URL, or null for anything else. */
-export function urlHost(raw: string): string | null {
-  const url = parseHttp(raw);
-  return url === null || url.hostname === '' ? null : url.hostname;
 }
 
 /** Non-empty path segments of an http(s) URL (`/` → 0, `/a/b/` → 2), or null for anything else. */

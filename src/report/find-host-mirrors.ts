@@ -13,13 +13,14 @@
  */
 import { ValidationError, describeValue } from '../errors.js';
 import type { Cluster, HostMirror } from './cluster-report.js';
-import { hostReader } from './comparable-url.js';
+import { defaultConfig } from '../config.js';
+import { hostReader } from '../url/url-host.js';
 
 /** Thresholds of mirror detection (config `report.mirrorThreshold` and `report.mirrorMinPages`). */
 export interface HostMirrorOptions {
-  /** Share of a host's pages that must duplicate the other host's, 0–1. @default 0.5 */
+  /** Share of a host's pages that must duplicate the other host's, 0–1. @default config/default.json's report.mirrorThreshold */
   readonly threshold?: number;
-  /** Duplicated pages a host needs at least. @default 2 */
+  /** Duplicated pages a host needs at least. @default config/default.json's report.mirrorMinPages */
   readonly minPages?: number;
 }
 
@@ -47,8 +48,9 @@ export function pageHostReader(): (page: HostedPage) => string | null {
 }
 
 export function validateMirrorOptions(options: HostMirrorOptions): { threshold: number; minPages: number } {
-  const threshold = options.threshold ?? 0.5;
-  const minPages = options.minPages ?? 2;
+  const defaults = () => defaultConfig().report;
+  const threshold = options.threshold ?? defaults().mirrorThreshold;
+  const minPages = options.minPages ?? defaults().mirrorMinPages;
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) {
     throw new ValidationError(`Expected \`mirrorThreshold\` to be a number 0–1, got ${describeValue(threshold)}`);
   }

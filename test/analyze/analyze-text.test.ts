@@ -7,6 +7,7 @@ import { NORMALIZER_VERSION } from '../../src/text/normalizer-version.js';
 import { StemCache } from '../../src/text/stem-cache.js';
 import type { FingerprintParams, HashName } from '../../src/types.js';
 import { loadDevTruth } from '../helpers/dev-texts.js';
+import { lcgRandom } from '../helpers/seeded-random.js';
 
 const params = fingerprintParamsFrom(defaultConfig().fingerprint);
 const withHash = (hash: HashName): FingerprintParams => ({ ...params, hash });
@@ -16,11 +17,6 @@ const longTexts = devTexts.filter((t) => paragraphsOf(t).length >= 12 && t.lengt
 
 function distance(a: string, b: string, p: FingerprintParams = params): number {
   return hammingDistance(analyzeText(a, p).fingerprint!, analyzeText(b, p).fingerprint!);
-}
-
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const samples: Record<string, string> = {
@@ -73,7 +69,7 @@ describe('analyzeText: copies', () => {
   it('a homoglyph copy (Cyrillic а, е, о, р, с in Latin words) has distance 0 and the same text hash', () => {
     const substitute: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', A: 'А', E: 'Е', O: 'О', P: 'Р', C: 'С' };
     for (const [i, text] of devTexts.slice(0, 12).entries()) {
-      const rand = lcg(i + 1);
+      const rand = lcgRandom(i + 1);
       const copy = text.replace(/[aeopcAEOPC]/g, (ch) => (rand() < 0.6 ? substitute[ch]! : ch));
       expect(copy).not.toBe(text);
       for (const hash of ['rabin', 'murmur'] as const) {
@@ -122,7 +118,7 @@ describe('analyzeText: properties', () => {
     const means = fractions.map((fraction) => {
       let sum = 0;
       texts.forEach((text, i) => {
-        const rand = lcg(seeds[i]!);
+        const rand = lcgRandom(seeds[i]!);
         const edited = text.split(/(\s+)/).map((w) => (w.trim() !== '' && rand() < fraction ? `zq${Math.floor(rand() * 1e6)}` : w)).join('');
         sum += distance(text, edited);
       });

@@ -12,6 +12,7 @@ import { normalizeText } from '../../src/text/normalize-text.js';
 import { NORMALIZER_VERSION } from '../../src/text/normalizer-version.js';
 import type { FingerprintParams, HashName } from '../../src/types.js';
 import { loadDevTruth } from '../helpers/dev-texts.js';
+import { lcgRandom } from '../helpers/seeded-random.js';
 
 export const GOLDEN_FILE = join(import.meta.dirname, 'fixtures', 'golden-analyses.json');
 
@@ -70,14 +71,9 @@ const EDGE_CASES: readonly string[] = [
   '\u00a0\u2000\u3000 spaces \ufeff bom \u200b zero width \u200d joiner',
 ];
 
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
 /** Edited copies: words replaced, paragraphs swapped, look-alike letters, upper case, a prefix. */
 function variants(text: string, seed: number): string[] {
-  const rand = lcg(seed);
+  const rand = lcgRandom(seed);
   const parts = text.split(/(\s+)/);
   const edited = parts.map((w) => (w.trim() !== '' && rand() < 0.03 ? `x${Math.floor(rand() * 1e6)}` : w)).join('');
   const paragraphs = text.split(/\n\s*\n/);

@@ -5,14 +5,14 @@
  */
 import { execFile } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
 const helper = new URL('../fixtures/batch/count-entries.ts', import.meta.url).pathname;
@@ -34,7 +34,7 @@ function* lines(): Generator<string> {
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'neardup-bigjsonl-'));
+  dir = makeTempDir('neardup-bigjsonl-');
   await pipeline(Readable.from(lines()), createWriteStream(join(dir, 'big.jsonl')));
   await pipeline(Readable.from(lines()), createGzip({ level: 1 }), createWriteStream(join(dir, 'big.jsonl.gz')));
 });

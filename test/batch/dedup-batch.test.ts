@@ -1,25 +1,25 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { BatchEntry, BatchProblem } from '../../src/input/batch-entry.js';
-import { analyseBatch, dedupBatch, dedupEntries, type Analyser, type BatchSummary } from '../../src/batch/dedup-batch.js';
+import { analyzeBatch, dedupBatch, dedupEntries, type Analyzer, type BatchSummary } from '../../src/batch/dedup-batch.js';
 import { WorkerCrashError } from '../../src/errors.js';
 import { readInputs, resolveInputs } from '../../src/input/read-inputs.js';
 import type { PageInput } from '../../src/types.js';
 import { InputError } from '../../src/errors.js';
 import { writeWarc } from '../input/warc-fixture.js';
 import { devTextsById } from '../helpers/dev-texts.js';
-import { seededRandom } from '../../scripts/seeded-random.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const texts = devTextsById().filter((t) => t.length > 1500);
 
 let dir: string;
 let config: Config;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'neardup-dedup-'));
+  dir = makeTempDir('neardup-dedup-');
   config = loadConfig({ env: {} });
 });
 afterEach(async () => {
@@ -177,7 +177,7 @@ describe('dedupBatch', () => {
 
   it('retries a batch whose worker died one document at a time, so only the culprit fails', async () => {
     const calls: number[] = [];
-    const analyser: Analyser = {
+    const analyzer: Analyzer = {
       workers: 1,
       run: async (inputs: readonly PageInput[]) => {
         calls.push(inputs.length);
@@ -186,7 +186,7 @@ describe('dedupBatch', () => {
       },
       close: async () => {},
     };
-    const results = await analyseBatch(analyser, [{ url: 'a', text: 'x' }, { url: 'poison', text: 'x' }, { url: 'b', text: 'x' }]);
+    const results = await analyzeBatch(analyzer, [{ url: 'a', text: 'x' }, { url: 'poison', text: 'x' }, { url: 'b', text: 'x' }]);
     expect(calls).toEqual([3, 1, 1, 1]);
     expect(results).toEqual([
       { ok: false, error: 'analysed a' },

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClusters } from '../../src/cli/clusters-command.js';
 import { runInProcess, spawnNeardup } from '../helpers/run-cli.js';
-import { baseFingerprint, buildDataDir, flipBits, tempDir } from '../report/report-fixtures.js';
+import { baseFingerprint, buildDataDir, flipBits } from '../report/report-fixtures.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const run = (args: readonly string[]) => runInProcess(registerClusters, args);
 const spawnCli = (args: readonly string[], cwd: string) => spawnNeardup(args, { cwd });
@@ -12,14 +13,14 @@ let root: string;
 let data: string;
 
 beforeAll(() => {
-  root = tempDir('neardup-clusters-cli-');
+  root = makeTempDir('neardup-clusters-cli-');
   data = join(root, 'data');
   buildDataDir(data, [
     { url: 'http://a.example/1', fingerprint: baseFingerprint, textHash: 't1', title: 'One <b>' },
     { url: 'http://b.example/1', fingerprint: baseFingerprint, textHash: 't1' },
-    { url: 'http://a.example/2', fingerprint: flipBits([1, 9, 17, 25, 33, 41, 49, 57]), textHash: 't2' },
-    { url: 'http://b.example/2', fingerprint: flipBits([1, 9, 17, 25, 33, 41, 49, 57, 60]), textHash: 't3' },
-    { url: 'http://a.example/3', fingerprint: flipBits([2, 10, 18, 26, 34, 42, 50, 58]), textHash: 't4' },
+    { url: 'http://a.example/2', fingerprint: flipBits(baseFingerprint, [1, 9, 17, 25, 33, 41, 49, 57]), textHash: 't2' },
+    { url: 'http://b.example/2', fingerprint: flipBits(baseFingerprint, [1, 9, 17, 25, 33, 41, 49, 57, 60]), textHash: 't3' },
+    { url: 'http://a.example/3', fingerprint: flipBits(baseFingerprint, [2, 10, 18, 26, 34, 42, 50, 58]), textHash: 't4' },
   ]);
 });
 

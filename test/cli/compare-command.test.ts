@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runInProcess } from '../helpers/run-cli.js';
@@ -8,6 +7,7 @@ import { registerCompare } from '../../src/cli/compare-command.js';
 import { defaultConfig } from '../../src/config.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import { analyzeText, fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'neardup.js');
 const original = 'Near-duplicate detection finds web pages whose main text is almost the same, such as mirrors, syndicated articles and copies with a changed template.';
@@ -18,7 +18,7 @@ let dir: string;
 let files: Record<string, string>;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'neardup-compare-'));
+  dir = makeTempDir('neardup-compare-');
   files = {};
   for (const [name, content] of Object.entries({ original, homoglyphCopy, edited, other, empty: '  \n' })) {
     files[name] = join(dir, `${name}.txt`);

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerDedup } from '../../src/cli/dedup-command.js';
 import { runInProcess as runCommand, spawnNeardup } from '../helpers/run-cli.js';
 import { devTextsById } from '../helpers/dev-texts.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const neardup = (args: readonly string[]) => spawnNeardup(args);
 const runInProcess = (args: readonly string[]) => runCommand(registerDedup, args);
@@ -13,7 +13,7 @@ const texts = devTextsById().filter((t) => t.length > 1500).slice(0, 4);
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'neardup-dedup-cli-'));
+  dir = makeTempDir('neardup-dedup-cli-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerEval } from '../../src/cli/eval-command.js';
 import { runInProcess as runCommand, spawnNeardup } from '../helpers/run-cli.js';
 import { writeTinySet } from '../eval/tiny-set.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const neardup = (args: readonly string[]) => spawnNeardup(args);
 const runInProcess = (args: readonly string[]) => runCommand(registerEval, args);
@@ -12,7 +12,7 @@ const runInProcess = (args: readonly string[]) => runCommand(registerEval, args)
 let dir: string;
 let pairs: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'neardup-eval-cli-'));
+  dir = makeTempDir('neardup-eval-cli-');
   pairs = await writeTinySet(dir);
 });
 afterAll(async () => {

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerExtract } from '../../src/cli/extract-command.js';
 import { runInProcess, spawnNeardup } from '../helpers/run-cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const run = (args: readonly string[]) => runInProcess(registerExtract, args);
 const spawnCli = (args: readonly string[]) => spawnNeardup(args);
@@ -31,7 +31,7 @@ let a: string;
 let b: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'neardup-extract-'));
+  dir = makeTempDir('neardup-extract-');
   a = join(dir, 'museum.html');
   b = join(dir, 'flood.html.gz');
   writeFileSync(a, article('Museum reopens', first));

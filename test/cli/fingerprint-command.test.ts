@@ -1,6 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Command } from 'commander';
@@ -10,13 +9,14 @@ import { defaultConfig } from '../../src/config.js';
 import { InputError, NeardupError } from '../../src/errors.js';
 import { fingerprintToHex } from '../../src/fingerprint/fingerprint-codec.js';
 import { analyzeText, fingerprintParamsFrom } from '../../src/analyze/analyze-text.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'neardup.js');
 const text = 'Near-duplicate detection finds web pages whose main text is almost the same, such as mirrors and syndicated copies.';
 let dir: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'neardup-fingerprint-'));
+  dir = makeTempDir('neardup-fingerprint-');
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -1,14 +1,14 @@
 /** `neardup crawl` end to end: the real CLI in a child process against a local site. */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dailySamplePage, loadDemoArticles } from '../../scripts/demo-site/demo-site.js';
+import { dailySamplePage, loadDemoArticles } from '../helpers/demo-site/demo-site.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { FixtureSite } from '../helpers/fixture-site.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const cli = fileURLToPath(new URL('../../bin/neardup.js', import.meta.url));
 const run = promisify(execFile);
@@ -26,7 +26,7 @@ async function neardup(args: readonly string[]): Promise<{ code: number; stdout:
 let site: FixtureSite;
 const dirs: string[] = [];
 const freshDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'neardup-crawl-cli-'));
+  const dir = makeTempDir('neardup-crawl-cli-');
   dirs.push(dir);
   return dir;
 };

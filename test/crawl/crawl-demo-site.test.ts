@@ -2,17 +2,17 @@
  * The crawl against the demo site (scripts/demo-site/demo-site.ts): an original news site on
  * 127.0.0.1 and a mirror on localhost with byte copies, re-templated copies and edited copies.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoSite } from '../../scripts/demo-site/demo-site.js';
-import type { DemoSite } from '../../scripts/demo-site/demo-site.js';
+import { startDemoSite } from '../helpers/demo-site/demo-site.js';
+import type { DemoSite } from '../helpers/demo-site/demo-site.js';
 import { loadConfig } from '../../src/config.js';
 import { crawl } from '../../src/crawl/crawl.js';
 import type { CrawlPageEvent, CrawlSummary } from '../../src/crawl/crawl.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
 import type { CrawlResults } from '../helpers/crawl-results.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let demo: DemoSite;
 let dataDir: string;
@@ -24,7 +24,7 @@ const config = loadConfig({ env: {}, overrides: { crawl: { concurrency: 1, maxRe
 
 beforeAll(async () => {
   demo = await startDemoSite();
-  dataDir = mkdtempSync(join(tmpdir(), 'neardup-crawl-demo-'));
+  dataDir = makeTempDir('neardup-crawl-demo-');
   // The default: fingerprinting in a worker thread (on a machine with two cores or more).
   summary = await crawl({ seeds: [demo.manifest.mainHome, demo.manifest.mirrorHome], dataDir, config, onPage: (e) => events.push(e) });
   results = readCrawlResults(dataDir, config);

@@ -2,12 +2,12 @@
  * What the crawl fetches and how it reads it: scope, robots.txt, redirects, charsets, content
  * types, size cap, HTTP errors. Small hand-made sites on a local server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dailySamplePage, loadDemoArticles } from '../../scripts/demo-site/demo-site.js';
+import { dailySamplePage, loadDemoArticles } from '../helpers/demo-site/demo-site.js';
 import { loadConfig } from '../../src/config.js';
 import type { PartialConfig } from '../../src/config.js';
 import { crawl } from '../../src/crawl/crawl.js';
@@ -17,6 +17,7 @@ import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { FixtureHosts, FixtureSite } from '../helpers/fixture-site.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
 import type { CrawlResults } from '../helpers/crawl-results.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const articles = loadDemoArticles();
 const article = (i: number, links: readonly string[] = []) =>
@@ -39,7 +40,7 @@ async function run(hosts: FixtureHosts | ((site: FixtureSite) => void), seeds: r
   const site = await startFixtureSite(typeof hosts === 'function' ? {} : hosts);
   cleanups.push(() => site.close());
   if (typeof hosts === 'function') hosts(site);
-  const dataDir = mkdtempSync(join(tmpdir(), 'neardup-crawl-fetch-'));
+  const dataDir = makeTempDir('neardup-crawl-fetch-');
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({ env: {}, overrides: { crawl: { concurrency: 2, maxRequestsPerMinutePerHost: 1_000_000, ...crawlSettings } } });
   const summary = await crawl({ seeds: seeds.map(([host, path]) => site.url(host, path)), dataDir, config, dedupWorker: false });
@@ -214,7 +215,7 @@ describe('what is not stored, and why', () => {
     const site = await startFixtureSite({});
     const deadUrl = site.url('127.0.0.1', '/');
     await site.close();
-    const dataDir = mkdtempSync(join(tmpdir(), 'neardup-crawl-dead-'));
+    const dataDir = makeTempDir('neardup-crawl-dead-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const config = loadConfig({ env: {}, overrides: { crawl: { respectRobots: false, requestTimeoutSecs: 5 } } });
     const summary = await crawl({ seeds: [deadUrl], dataDir, config, dedupWorker: false });

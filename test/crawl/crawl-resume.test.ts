@@ -4,14 +4,13 @@
  * pages decided as a crawl that was never interrupted.
  */
 import { execFile, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dailySamplePage, loadDemoArticles } from '../../scripts/demo-site/demo-site.js';
-import { startGeneratedSite } from '../../scripts/demo-site/generated-site.js';
-import type { GeneratedSite } from '../../scripts/demo-site/generated-site.js';
+import { dailySamplePage, loadDemoArticles } from '../helpers/demo-site/demo-site.js';
+import { startGeneratedSite } from '../helpers/demo-site/generated-site.js';
+import type { GeneratedSite } from '../helpers/demo-site/generated-site.js';
 import { loadConfig } from '../../src/config.js';
 import type { Config } from '../../src/config.js';
 import { crawl } from '../../src/crawl/crawl.js';
@@ -20,6 +19,7 @@ import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import { corpusFileName } from '../../src/store/data-folder.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let generated: GeneratedSite;
 const dirs: string[] = [];
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 function freshDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'neardup-crawl-resume-'));
+  const dir = makeTempDir('neardup-crawl-resume-');
   dirs.push(dir);
   return dir;
 }

@@ -1,13 +1,13 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FrontierJournal, requestKey } from '../../src/crawl/frontier-journal.js';
 import { StorageError } from '../../src/errors.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'neardup-journal-'));
+  dir = makeTempDir('neardup-journal-');
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -7,10 +6,11 @@ import { InputError } from '../../src/errors.js';
 import { evaluatePairs } from '../../src/eval/evaluate-pairs.js';
 import { formatEvalReport } from '../../src/eval/format-eval-report.js';
 import { writeTinySet } from './tiny-set.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'neardup-eval-'));
+  dir = makeTempDir('neardup-eval-');
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

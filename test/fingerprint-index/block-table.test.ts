@@ -6,9 +6,9 @@ import { buildCandidateTable } from '../../src/fingerprint-index/build-candidate
 import type { CandidateTable } from '../../src/fingerprint-index/candidate-table.js';
 import { IdList } from '../../src/fingerprint-index/id-list.js';
 import { LinearTable } from '../../src/fingerprint-index/linear-table.js';
-import {
-  PairedBlockTable, bucketCountsLength, countRows, growPlane, suitsPairedTable,
-} from '../../src/fingerprint-index/paired-block-table.js';
+import { PairedBlockTable, suitsPairedTable } from '../../src/fingerprint-index/paired-block-table.js';
+import { bucketCountsLength, countRows } from '../../src/fingerprint-index/bucket-counts.js';
+import { growPlane } from '../../src/fingerprint-index/growable-plane.js';
 import { BucketCountsMismatchError } from '../../src/errors.js';
 import type { Fingerprint } from '../../src/types.js';
 import { flipBits, prng, randomFingerprint, randomPositions } from './index-test-helpers.js';

@@ -1,23 +1,14 @@
 /** Shared helpers of the index tests: fingerprints at exact distances, temp folders, brute force. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import type { Fingerprint, FingerprintParams, IndexCandidate } from '../../src/types.js';
-import { seededRandom } from '../../scripts/seeded-random.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+
+export { flipBits } from '../helpers/fingerprint-bits.js';
 
 export function paramsFor(distance: number): FingerprintParams {
   return { distance, shingleSize: 3, hash: 'rabin', weighting: 'unit', normalizerVersion: 1 };
-}
-
-/** Flips the given bit positions (0 = most significant bit, 63 = least). */
-export function flipBits(fp: Fingerprint, positions: readonly number[]): Fingerprint {
-  let { hi, lo } = fp;
-  for (const p of positions) {
-    if (p < 32) hi = (hi ^ (1 << (31 - p))) >>> 0;
-    else lo = (lo ^ (1 << (63 - p))) >>> 0;
-  }
-  return { hi, lo };
 }
 
 /** A small deterministic PRNG (mulberry32) giving 32-bit unsigned integers, so failures can be replayed. */
@@ -48,8 +39,4 @@ export function bruteNearest(fp: Fingerprint, stored: readonly Fingerprint[]): n
   return best;
 }
 
-/** A fresh temporary folder; call the returned function to remove it. */
-export function tempDir(prefix = 'neardup-index-test-'): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export { tempDir } from '../helpers/temp-dir.js';

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
@@ -8,10 +7,11 @@ import { InputError } from '../../src/errors.js';
 import type { BatchEntry } from '../../src/input/batch-entry.js';
 import { readInputs, resolveInputs } from '../../src/input/read-inputs.js';
 import { writeWarc } from './warc-fixture.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'neardup-inputs-'));
+  dir = makeTempDir('neardup-inputs-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -1,14 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchEntry } from '../../src/input/batch-entry.js';
 import { jsonlRecordToEntry, readJsonl } from '../../src/input/read-jsonl.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'neardup-jsonl-'));
+  dir = makeTempDir('neardup-jsonl-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
@@ -7,10 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchEntry, PageEntry } from '../../src/input/batch-entry.js';
 import { readWarc } from '../../src/input/read-warc.js';
 import { writeWarc, type WarcFixtureRecord } from './warc-fixture.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'neardup-warc-'));
+  dir = makeTempDir('neardup-warc-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -7,16 +7,16 @@
  * far apart — checked with the library's own fingerprinting, so the only way to store two
  * documents of a cluster is a race between the writers.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeText, seededRandom } from '../../scripts/hostile-site.js';
-import { inspectDataDir, spawnCli } from '../../scripts/fault-crawl.js';
-import type { CliRun, DataDirReport } from '../../scripts/fault-crawl.js';
+import { makeText, seededRandom } from '../helpers/hostile-site.js';
+import { inspectDataDir, spawnCli } from '../helpers/fault-crawl.js';
+import type { CliRun, DataDirReport } from '../helpers/fault-crawl.js';
 import { defaultConfig } from '../../src/config.js';
 import { analyzePage } from '../../src/analyze/analyze-page.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import type { Fingerprint } from '../../src/types.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 export const WRITERS = 4;
 export const CLUSTERS = 150;
@@ -72,7 +72,7 @@ export interface ConcurrentDedup {
  * inputs, and every cluster is raced by all four writers.
  */
 export async function runConcurrentDedup(): Promise<ConcurrentDedup> {
-  const work = mkdtempSync(join(tmpdir(), 'neardup-writers-'));
+  const work = makeTempDir('neardup-writers-');
   const clusters = buildClusters();
   const rnd = seededRandom(2024);
   const inputs: string[] = [];

@@ -5,7 +5,7 @@
  * locked" failure reaches a user.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDataDir } from '../../scripts/fault-crawl.js';
+import { checkDataDir } from '../helpers/fault-crawl.js';
 import { CLUSTERS, LIMIT_MS, WRITERS, runConcurrentDedup } from './concurrent-writers-run.js';
 import type { ConcurrentDedup } from './concurrent-writers-run.js';
 

@@ -3,13 +3,13 @@
  * read back into a shape the reliability tests check: what the crawl recorded for each linked
  * page, the server's request log, and the folders the crawl could have written to.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { routeKey, startHostileSite } from '../../scripts/hostile-site.js';
-import type { Expectation, HostileSite } from '../../scripts/hostile-site.js';
-import { inspectDataDir, spawnCli } from '../../scripts/fault-crawl.js';
-import type { CliRun, DataDirReport } from '../../scripts/fault-crawl.js';
+import { routeKey, startHostileSite } from '../helpers/hostile-site.js';
+import type { Expectation, HostileSite } from '../helpers/hostile-site.js';
+import { inspectDataDir, spawnCli } from '../helpers/fault-crawl.js';
+import type { CliRun, DataDirReport } from '../helpers/fault-crawl.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 /** The crawl is killed (and reported as a hang) after this long. */
 export const CRAWL_LIMIT_MS = 300_000;
@@ -99,7 +99,7 @@ export function familyProblems(c: HostileCrawl, family: string): string[] {
 
 /** Serves the hostile site, crawls it into a fresh data folder, and reads the result back. */
 export async function runHostileCrawl(): Promise<HostileCrawl> {
-  const work = mkdtempSync(join(tmpdir(), 'neardup-hostile-'));
+  const work = makeTempDir('neardup-hostile-');
   const dataDir = join(work, 'data');
   const cwd = join(work, 'cwd');
   const home = join(work, 'home');

@@ -14,8 +14,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_FAMILIES, routeKey } from '../../scripts/hostile-site.js';
-import { checkDataDir } from '../../scripts/fault-crawl.js';
+import { HOSTILE_FAMILIES, routeKey } from '../helpers/hostile-site.js';
+import { checkDataDir } from '../helpers/fault-crawl.js';
 import { CRAWL_LIMIT_MS, familyProblems, listFiles, runHostileCrawl } from './hostile-crawl-run.js';
 import type { HostileCrawl } from './hostile-crawl-run.js';
 

@@ -13,12 +13,12 @@
  * the queue run on (see runFaultCrawl); the crawl's kills also tear the frontier journal's last
  * line, the rarest thing a kill does, made certain.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDataDir, inspectDataDir, nearStoredPairs, runFaultCrawl } from '../../scripts/fault-crawl.js';
-import type { FaultMode, MirrorSiteOptions } from '../../scripts/fault-crawl.js';
+import { checkDataDir, inspectDataDir, nearStoredPairs, runFaultCrawl } from '../helpers/fault-crawl.js';
+import type { FaultMode, MirrorSiteOptions } from '../helpers/fault-crawl.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const SITE: MirrorSiteOptions = { originals: 400, mirrors: 100, nears: 100 };
 const KILLS = 3;
@@ -26,7 +26,7 @@ const LIMIT_MS = 240_000;
 
 describe('kill -9 and resume', () => {
   const tryMode = (mode: FaultMode, seed: number, tearJournal = false) => async () => {
-    const workDir = mkdtempSync(join(tmpdir(), `neardup-kill-${mode}-`));
+    const workDir = makeTempDir(`neardup-kill-${mode}-`);
     const log: string[] = [];
     try {
       // Dedup in small batches, so that the documents in flight at a kill are a few of many.
@@ -57,7 +57,7 @@ describe('kill -9 and resume', () => {
   it('the data-folder checks catch a stored pair within k, a torn line, a duplicated line and a missing line', async () => {
     const pair = [{ url: 'a', fingerprint: { hi: 0x80000000, lo: 0 } }, { url: 'b', fingerprint: { hi: 0x80000000, lo: 7 } }, { url: 'c', fingerprint: { hi: 0x7fffffff, lo: 0xfffffff0 } }];
     expect(nearStoredPairs(pair, 3)).toEqual([['a', 'b', 3]]);
-    const workDir = mkdtempSync(join(tmpdir(), 'neardup-kill-checks-'));
+    const workDir = makeTempDir('neardup-kill-checks-');
     try {
       const result = await runFaultCrawl({ mode: 'dedup', kills: 0, seed: 1, workDir, site: { originals: 30, mirrors: 5, nears: 5 }, timeoutMs: LIMIT_MS });
       expect(result.problems).toEqual([]);

@@ -11,15 +11,16 @@
  *   a built report; this checks the same through the CLI from a real data folder.)
  * Without /usr/bin/chromium the browser part fails under CI=true and is skipped, loudly, elsewhere.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeHtml, makeText } from '../../scripts/hostile-site.js';
-import { spawnCli } from '../../scripts/fault-crawl.js';
+import { escapeHtml } from '../../src/report/html-escape.js';
+import { makeText } from '../helpers/hostile-site.js';
+import { spawnCli } from '../helpers/fault-crawl.js';
 import { sha256 } from './storage-helpers.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const executablePath = '/usr/bin/chromium';
 const hasBrowser = existsSync(executablePath);
@@ -55,7 +56,7 @@ describe('report outputs from a data folder full of hostile strings', () => {
   const outputs: Record<'json' | 'csv' | 'html', string> = { json: '', csv: '', html: '' };
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'neardup-output-safety-'));
+    work = makeTempDir('neardup-output-safety-');
     data = join(work, 'data');
     outDir = join(work, 'out');
     mkdirSync(outDir);
@@ -131,7 +132,7 @@ describe('report outputs from a data folder full of hostile strings', () => {
   it.skipIf(!hasBrowser && !inCi)('the HTML report runs nothing, loads nothing and shows every hostile string as text in chromium', async () => {
     expect(hasBrowser, `${executablePath} is missing: install Debian's chromium (apt-get install -y chromium)`).toBe(true);
     const file = join(outDir, 'report.html');
-    const profile = mkdtempSync(join(tmpdir(), 'neardup-chromium-profile-'));
+    const profile = makeTempDir('neardup-chromium-profile-');
     const context = await chromium.launchPersistentContext(profile, {
       executablePath,
       headless: true,

@@ -8,13 +8,13 @@
  * stop root). Where mounting is not permitted the test says so and skips, except under CI=true,
  * where it fails: CI runs as root on this kind of machine, and a silent skip would hide the tests.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDataDir, inspectDataDir, spawnCli, startMirrorSite, writeDedupInput } from '../../scripts/fault-crawl.js';
-import type { MirrorSite } from '../../scripts/fault-crawl.js';
+import { checkDataDir, inspectDataDir, spawnCli, startMirrorSite, writeDedupInput } from '../helpers/fault-crawl.js';
+import type { MirrorSite } from '../helpers/fault-crawl.js';
 import { canMount, expectClearFailure, expectOneLineFailure, inCi, mount, remount, sha256, unmount } from './storage-helpers.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const LIMIT_MS = 180_000;
 const INPUT = { originals: 500, mirrors: 80, nears: 80 } as const;
@@ -26,7 +26,7 @@ describe('storage faults', () => {
   let baselineStored: readonly string[];
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'neardup-storage-'));
+    work = makeTempDir('neardup-storage-');
     input = join(work, 'input.jsonl');
     writeDedupInput(input, 'https://storage.example/', INPUT);
     const run = await spawnCli(['dedup', input, '--data', join(work, 'baseline'), '--no-progress'], { timeoutMs: LIMIT_MS, env: { NEARDUP_CONFIG: '' } });

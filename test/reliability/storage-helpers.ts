@@ -4,11 +4,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { CliRun } from '../../scripts/fault-crawl.js';
+import type { CliRun } from '../helpers/fault-crawl.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 export const inCi = process.env.CI === 'true';
 
@@ -28,7 +28,7 @@ export function unmount(dir: string): void {
 
 /** Whether this process may mount a tmpfs (probed once, cleaned up at once). */
 export function canMount(): boolean {
-  const probe = mkdtempSync(join(tmpdir(), 'neardup-mount-probe-'));
+  const probe = makeTempDir('neardup-mount-probe-');
   try {
     if (!mount(probe, 'size=64k')) return false;
     unmount(probe);

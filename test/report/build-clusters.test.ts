@@ -3,7 +3,7 @@ import { buildClusters } from '../../src/report/build-clusters.js';
 import type { Cluster } from '../../src/report/cluster-report.js';
 import { ValidationError } from '../../src/errors.js';
 import type { RejectedDocument, StoredDocument } from '../../src/types.js';
-import { exactDoc, flipBits, nearDoc, storedDoc } from './report-fixtures.js';
+import { exactDoc, flipBits, nearDoc, storedDoc, baseFingerprint } from './report-fixtures.js';
 
 const none = new Map<string, number>();
 
@@ -15,9 +15,9 @@ function byPrimary(clusters: readonly Cluster[], url: string): Cluster {
 
 describe('buildClusters', () => {
   it('groups exact and near duplicates with their stored document; singletons are counted, not listed', () => {
-    const a = storedDoc(1, 'http://a.example/1', { fingerprint: flipBits([]) });
-    const b = storedDoc(2, 'http://a.example/2', { fingerprint: flipBits([10, 20, 30, 40, 50, 60, 63, 1]) });
-    const lone = storedDoc(3, 'http://a.example/3', { fingerprint: flipBits([5, 15, 25, 35, 45, 55, 2, 12, 22]) });
+    const a = storedDoc(1, 'http://a.example/1', { fingerprint: flipBits(baseFingerprint, []) });
+    const b = storedDoc(2, 'http://a.example/2', { fingerprint: flipBits(baseFingerprint, [10, 20, 30, 40, 50, 60, 63, 1]) });
+    const lone = storedDoc(3, 'http://a.example/3', { fingerprint: flipBits(baseFingerprint, [5, 15, 25, 35, 45, 55, 2, 12, 22]) });
     const rejected = [
       exactDoc(4, 'http://b.example/1', a),
       nearDoc(5, 'http://c.example/1', a, [7, 9]),
@@ -160,7 +160,7 @@ describe('buildClusters', () => {
   });
 
   it('orders clusters largest first, then by primary URL, and numbers them', () => {
-    const s = [3, 1, 2].map((i) => storedDoc(i, `http://s.example/${i}`, { fingerprint: flipBits([i * 8, i * 8 + 1, i * 8 + 2, i * 8 + 3]) }));
+    const s = [3, 1, 2].map((i) => storedDoc(i, `http://s.example/${i}`, { fingerprint: flipBits(baseFingerprint, [i * 8, i * 8 + 1, i * 8 + 2, i * 8 + 3]) }));
     const rejected = [
       exactDoc(10, 'http://r.example/10', s[0]!),
       exactDoc(11, 'http://r.example/11', s[1]!),
@@ -181,7 +181,7 @@ describe('buildClusters', () => {
     function* storedIter(): Generator<StoredDocument> {
       events.push('stored');
       yield a;
-      yield storedDoc(2, 'http://a.example/q', { fingerprint: flipBits([1, 2, 3, 4, 5, 6]) });
+      yield storedDoc(2, 'http://a.example/q', { fingerprint: flipBits(baseFingerprint, [1, 2, 3, 4, 5, 6]) });
     }
     function* rejectedIter(): Generator<RejectedDocument> {
       events.push('rejected');
@@ -231,11 +231,11 @@ describe('buildClusters', () => {
     const stored: StoredDocument[] = [];
     const rejected: RejectedDocument[] = [];
     for (let i = 0; i < 5; i++) {
-      const s = storedDoc(i + 1, `http://a.example/${i}`, { fingerprint: flipBits([i * 10, i * 10 + 1, i * 10 + 2, i * 10 + 3]) });
+      const s = storedDoc(i + 1, `http://a.example/${i}`, { fingerprint: flipBits(baseFingerprint, [i * 10, i * 10 + 1, i * 10 + 2, i * 10 + 3]) });
       stored.push(s);
       if (i < 4) rejected.push(exactDoc(100 + i, `http://b.example/${i}`, s));
     }
-    stored.push(storedDoc(50, 'http://b.example/own', { fingerprint: flipBits([60, 61, 62, 63, 59]) }));
+    stored.push(storedDoc(50, 'http://b.example/own', { fingerprint: flipBits(baseFingerprint, [60, 61, 62, 63, 59]) }));
     const report = buildClusters(stored, rejected, none, { mirrorThreshold: 0.5, mirrorMinPages: 2 });
     expect(report.mirrors.map((m) => m.summary)).toEqual(['b.example mirrors a.example (4 of 5 pages)']);
     expect(report.stats.mirrors).toBe(1);

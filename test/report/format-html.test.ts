@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildClusters } from '../../src/report/build-clusters.js';
 import { clusterSizeBars, contentSecurityPolicy, formatClustersHtml } from '../../src/report/format-html.js';
 import { escapeHtml, urlHtml } from '../../src/report/html-escape.js';
-import { exactDoc, flipBits, nearDoc, storedDoc } from './report-fixtures.js';
+import { exactDoc, flipBits, nearDoc, storedDoc, baseFingerprint } from './report-fixtures.js';
 
 const hostile = {
   img: '<img src=x onerror=alert(1)>',
@@ -13,7 +13,7 @@ const hostile = {
 
 function hostileReport() {
   const a = storedDoc(1, 'http://a.example/p?q="><script>alert(1)</script>', { title: hostile.img });
-  const b = storedDoc(2, 'javascript:alert(1)', { title: hostile.script, fingerprint: flipBits([1, 2, 3, 4, 5, 6, 7, 8]) });
+  const b = storedDoc(2, 'javascript:alert(1)', { title: hostile.script, fingerprint: flipBits(baseFingerprint, [1, 2, 3, 4, 5, 6, 7, 8]) });
   return buildClusters([a, b], [
     exactDoc(3, `http://b.example/${hostile.attr}`, a, { title: hostile.attr }),
     nearDoc(4, 'http://c.example/p', a, [9, 10]),

@@ -4,8 +4,7 @@
  * Without /usr/bin/chromium the test fails under CI=true and is skipped, loudly, elsewhere.
  * NEARDUP_REPORT_SCREENSHOT=<file.png> also saves a full-page screenshot.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -13,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { buildClusters } from '../../src/report/build-clusters.js';
 import { formatClustersHtml } from '../../src/report/format-html.js';
 import type { RejectedDocument, StoredDocument } from '../../src/types.js';
-import { exactDoc, flipBits, nearDoc, storedDoc, tempDir } from './report-fixtures.js';
+import { exactDoc, flipBits, nearDoc, storedDoc, baseFingerprint } from './report-fixtures.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const executablePath = '/usr/bin/chromium';
 const browserArgs = [
@@ -38,7 +38,7 @@ function sampleReport() {
   for (let i = 0; i < 12; i++) {
     const s = storedDoc(id++, `http://news.example/2024/story-${i}`, {
       title: i < hostileTitles.length ? hostileTitles[i]! : `Story number ${i}: city council votes on the new budget`,
-      fingerprint: flipBits([i, i + 12, i + 24, i + 36, i + 48]),
+      fingerprint: flipBits(baseFingerprint, [i, i + 12, i + 24, i + 36, i + 48]),
       textLength: 4000 + i * 10,
       publishedAt: `2024-01-${String(i + 1).padStart(2, '0')}`,
     });
@@ -49,7 +49,7 @@ function sampleReport() {
   }
   rejected.push(exactDoc(id++, 'javascript:alert(document.domain)', stored[0]!, { title: '<script>alert(2)</script>' }));
   rejected.push(nearDoc(id++, 'http://evil.example/"><img src=x onerror=alert(3)>', stored[1]!, [40, 41], { title: 'x' }));
-  for (let i = 0; i < 20; i++) stored.push(storedDoc(id++, `http://blog.example/post-${i}`, { fingerprint: flipBits([i, 20 + i, 40 + i, 60, 61, 62]) }));
+  for (let i = 0; i < 20; i++) stored.push(storedDoc(id++, `http://blog.example/post-${i}`, { fingerprint: flipBits(baseFingerprint, [i, 20 + i, 40 + i, 60, 61, 62]) }));
   const links = new Map([['http://news.example/2024/story-2', 12], ['http://mirror.example/copy/2024/story-2', 3]]);
   return buildClusters(stored, rejected, links, { distanceThreshold: 3, mirrorThreshold: 0.5, mirrorMinPages: 2 });
 }
@@ -62,9 +62,9 @@ describe.skipIf(!hasBrowser && !inCi)('HTML report in chromium', () => {
   it('renders the clusters table and both plots, and runs nothing from crawled strings', async () => {
     expect(hasBrowser, `${executablePath} is missing: install Debian's chromium (apt-get install -y chromium)`).toBe(true);
     const report = sampleReport();
-    const file = join(tempDir('neardup-html-'), 'report.html');
+    const file = join(makeTempDir('neardup-html-'), 'report.html');
     writeFileSync(file, formatClustersHtml(report, { source: './data', generatedAt: new Date('2024-06-01T12:00:00Z') }));
-    const userDataDir = mkdtempSync(join(tmpdir(), 'neardup-chromium-profile-'));
+    const userDataDir = makeTempDir('neardup-chromium-profile-');
     const context = await chromium.launchPersistentContext(userDataDir, {
       executablePath,
       headless: true,

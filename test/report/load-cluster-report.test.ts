@@ -4,22 +4,23 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config.js';
 import { IndexError, InputError } from '../../src/errors.js';
 import { loadClusterReport } from '../../src/report/load-cluster-report.js';
-import { baseFingerprint, buildDataDir, flipBits, tempDir } from './report-fixtures.js';
+import { baseFingerprint, buildDataDir, flipBits } from './report-fixtures.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const config = defaultConfig();
 
 describe('loadClusterReport', () => {
   it('reads a data folder written by the index: clusters, primaries by in-links, skipped pages, k', () => {
-    const dir = join(tempDir(), 'data');
-    const other = flipBits([1, 9, 17, 25, 33, 41, 49, 57, 2, 10]);
+    const dir = join(makeTempDir(), 'data');
+    const other = flipBits(baseFingerprint, [1, 9, 17, 25, 33, 41, 49, 57, 2, 10]);
     const decisions = buildDataDir(dir, [
       // The mirror is crawled first and stored; the original arrives later and is rejected.
       { url: 'http://mirror.example/p', fingerprint: baseFingerprint, textHash: 'x1', title: 'Copy', textLength: 900 },
-      { url: 'http://origin.example/p', fingerprint: flipBits([3]), textHash: 'x2', title: 'Original', textLength: 1000 },
+      { url: 'http://origin.example/p', fingerprint: flipBits(baseFingerprint, [3]), textHash: 'x2', title: 'Original', textLength: 1000 },
       { url: 'http://third.example/p', fingerprint: baseFingerprint, textHash: 'x1', title: 'Copy' },
       { url: 'http://origin.example/', fingerprint: other, textHash: 'x3', links: ['http://origin.example/p'] },
-      { url: 'http://blog.example/', fingerprint: flipBits([0, 63, 31, 32, 16, 48, 8, 40, 24, 56, 4, 44]), textHash: 'x4', links: ['http://origin.example/p', 'http://mirror.example/p'] },
-      { url: 'http://news.example/', fingerprint: flipBits([5, 6, 7, 20, 21, 22, 36, 37, 38, 52, 53, 54]), textHash: 'x5', links: ['https://www.origin.example/p/'] },
+      { url: 'http://blog.example/', fingerprint: flipBits(baseFingerprint, [0, 63, 31, 32, 16, 48, 8, 40, 24, 56, 4, 44]), textHash: 'x4', links: ['http://origin.example/p', 'http://mirror.example/p'] },
+      { url: 'http://news.example/', fingerprint: flipBits(baseFingerprint, [5, 6, 7, 20, 21, 22, 36, 37, 38, 52, 53, 54]), textHash: 'x5', links: ['https://www.origin.example/p/'] },
     ], [{ url: 'http://origin.example/empty', reason: 'too-short' }]);
     expect(decisions.map((d) => d.kind)).toEqual(['stored', 'near', 'exact', 'stored', 'stored', 'stored']);
 
@@ -41,7 +42,7 @@ describe('loadClusterReport', () => {
   });
 
   it('says in one line what is wrong with a missing or foreign data folder', () => {
-    const root = tempDir();
+    const root = makeTempDir();
     expect(() => loadClusterReport(join(root, 'nope'), config)).toThrow(InputError);
     expect(() => loadClusterReport(join(root, 'nope'), config)).toThrow(/^No data folder `.*nope`/);
     mkdirSync(join(root, 'empty'));

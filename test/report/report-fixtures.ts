@@ -2,23 +2,15 @@
  * Records for report tests: stored and rejected documents as the index returns them, fingerprints
  * a given number of bits apart, and a real neardup.db built through FingerprintIndex.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FingerprintIndex } from '../../src/fingerprint-index/fingerprint-index.js';
 import type { Decision, DocumentMeta, Fingerprint, FingerprintParams, RejectedDocument, SkipReason, StoredDocument } from '../../src/types.js';
+import { flipBits } from '../helpers/fingerprint-bits.js';
+
+export { flipBits };
 
 export const baseFingerprint: Fingerprint = { hi: 0x12345678, lo: 0x9abcdef0 };
-
-/** `base` with the given bit positions (0–63) flipped. */
-export function flipBits(bits: readonly number[], base: Fingerprint = baseFingerprint): Fingerprint {
-  let { hi, lo } = base;
-  for (const b of bits) {
-    if (b >= 32) hi = (hi ^ (1 << (b - 32))) >>> 0;
-    else lo = (lo ^ (1 << b)) >>> 0;
-  }
-  return { hi, lo };
-}
 
 export function storedDoc(id: number, url: string, meta: Partial<DocumentMeta> & { fingerprint?: Fingerprint; textHash?: string } = {}): StoredDocument {
   return { id, url, fingerprint: baseFingerprint, textHash: `h${id}`, ...meta };
@@ -30,15 +22,11 @@ export function exactDoc(id: number, url: string, match: StoredDocument | Reject
 
 /** A near copy of `match`, `bits` flipped relative to `match`'s fingerprint. */
 export function nearDoc(id: number, url: string, match: StoredDocument | RejectedDocument, bits: readonly number[], meta: Partial<DocumentMeta> = {}): RejectedDocument {
-  const fingerprint = flipBits(bits, match.fingerprint ?? baseFingerprint);
+  const fingerprint = flipBits(match.fingerprint ?? baseFingerprint, bits);
   return { id, url, kind: 'near', distance: bits.length, matchId: match.id, fingerprint, textHash: `h${id}`, ...meta };
 }
 
 export const testParams: FingerprintParams = { distance: 3, shingleSize: 3, hash: 'rabin', weighting: 'unit', normalizerVersion: 1 };
-
-export function tempDir(prefix = 'neardup-report-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
 
 /** One document to put through the real index. */
 export interface IndexedPage extends DocumentMeta {

@@ -1,16 +1,16 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CorpusWriter } from '../../src/store/corpus-writer.js';
 import type { CorpusRecord } from '../../src/store/corpus-writer.js';
 import { StorageError } from '../../src/errors.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let path: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'neardup-corpus-'));
+  dir = makeTempDir('neardup-corpus-');
   path = join(dir, 'corpus.jsonl');
 });
 afterEach(() => {

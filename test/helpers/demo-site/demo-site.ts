@@ -14,13 +14,14 @@
  * an old URL that redirects to an article, and a page in Russian served as windows-1251 with the
  * charset only in `<meta>`.
  *
- * Article texts: scripts/demo-site/articles.json (from the article-benchmark-dev pages, MIT).
+ * Article texts: test/helpers/demo-site/articles.json (from the article-benchmark-dev pages, MIT).
  * Used by `npm start` (scripts/demo.ts), the crawl tests and scripts/bench-crawl.ts.
  */
 import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
-import { startFixtureSite } from '../../test/helpers/fixture-site.js';
-import type { FixtureResponse, FixtureSite } from '../../test/helpers/fixture-site.js';
+import { startFixtureSite } from '../fixture-site.js';
+import type { FixtureResponse, FixtureSite } from '../fixture-site.js';
+import { escapeHtml } from '../../../src/report/html-escape.js';
 
 export interface DemoArticle {
   readonly id: string;
@@ -34,11 +35,6 @@ export interface DemoArticle {
 export function loadDemoArticles(): DemoArticle[] {
   const raw = readFileSync(new URL('./articles.json', import.meta.url), 'utf8');
   return (JSON.parse(raw) as { articles: DemoArticle[] }).articles;
-}
-
-/** HTML-escapes text for element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** The two hosts of the demo: the original site and its mirror. */
