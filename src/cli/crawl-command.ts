@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 import { defaultConfig, loadConfig } from '../config.js';
 import type { PartialConfig } from '../config.js';
 import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
+// Types only: crawlee is loaded when a crawl starts, not when the CLI does.
+import type { SeedOutcome } from '../crawl/seed-outcomes.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
 import { abortOnSigint, choiceFlag, intFlag, statusLine } from './shared.js';
@@ -37,6 +39,17 @@ export function crawlProgressLine(p: CrawlProgress): string {
   const skipped = p.skipped > 0 ? ` (${reasons(p.skippedBy)})` : '';
   return `crawl: ${p.fetched} pages  ${p.pagesPerSec.toFixed(1)} pages/s  stored ${p.stored}  `
     + `rejected ${p.exact + p.near} (exact ${p.exact}, near ${p.near})  skipped ${p.skipped}${skipped}`;
+}
+
+/** Exit code of a crawl in which no seed could be fetched (README, exit codes). */
+export const NO_SEED_FETCHED_EXIT_CODE = 3;
+
+/** stderr lines for the seeds that could not be fetched, and whether none could. */
+export function seedFailureLines(outcomes: readonly SeedOutcome[]): { lines: string[]; noneFetched: boolean } {
+  const lines = outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.cause ?? o.reason ?? 'not fetched'}`);
+  const noneFetched = outcomes.length > 0 && outcomes.every((o) => o.status === 'failed');
+  if (noneFetched) lines.push(`no seed could be fetched (exit code ${NO_SEED_FETCHED_EXIT_CODE})`);
+  return { lines, noneFetched };
 }
 
 /** The closing summary, for people. */
@@ -122,5 +135,8 @@ export function registerCrawl(program: Command): void {
       }
       if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       else process.stdout.write(crawlSummaryText(summary));
+      const seedReport = seedFailureLines(summary.seedOutcomes);
+      if (seedReport.lines.length > 0) process.stderr.write(seedReport.lines.map((line) => `neardup: ${line}\n`).join(''));
+      if (seedReport.noneFetched) process.exitCode = NO_SEED_FETCHED_EXIT_CODE;
     });
 }

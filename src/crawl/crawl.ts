@@ -36,6 +36,7 @@ import type { JournalEntry } from './frontier-journal.js';
 import { openDurableRequestQueue, type DurableRequestQueue, type FrontierResume } from './durable-request-queue.js';
 import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
 import { RobotsCache, type OriginRobots } from './robots-cache.js';
+import { SeedOutcomes, type SeedOutcome } from './seed-outcomes.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
 
@@ -75,6 +76,8 @@ export interface CrawlSummary extends CrawlProgress {
   readonly pending: number;
   /** Why the crawl ended. */
   readonly stopReason: 'finished' | 'max-pages' | 'aborted';
+  /** What became of each seed in this run (a seed that could not be fetched, with its cause). */
+  readonly seedOutcomes: readonly SeedOutcome[];
 }
 
 export interface CrawlOptions {
@@ -359,6 +362,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     };
   };
 
+  const seedOutcomes = new SeedOutcomes(seeds);
   const pacer = new HostPacer({ intervalMs: 60_000 / settings.maxRequestsPerMinutePerHost });
   const robots = new RobotsCache({
     userAgent: settings.userAgent,
@@ -367,7 +371,11 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     onOrigin: (origin, found) => pacer.setCrawlDelay(hostnameOf(origin), found.policy.crawlDelaySecs),
   });
   const ctx: CrawlContext = {
-    settings, scope, robots, dedup, run, emit: (event) => options.onPage?.(event), robotsSkipped: new Set<string>(),
+    settings, scope, robots, dedup, run,
+    emit: (event) => {
+      seedOutcomes.observe(event.url, event.decision, event.detail);
+      options.onPage?.(event);
+    }, robotsSkipped: new Set<string>(),
   };
   const { crawleeConfig, queue, resume } = await openQueue(crawleeDir, dedup);
   const budget = Math.max(0, settings.maxPages - resume.handledBefore);
@@ -404,6 +412,6 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   if (run.stopReason === 'finished' && pending > 0) run.stopReason = 'max-pages';
   return {
     ...progress(), dataDir, seeds, handledBefore: resume.handledBefore, releasedLocks: resume.interrupted, repairedRequests: resume.tornLines, pending,
-    stopReason: run.stopReason,
+    stopReason: run.stopReason, seedOutcomes: seedOutcomes.outcomes(),
   };
 }
