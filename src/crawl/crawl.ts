@@ -37,6 +37,7 @@ import { openDurableRequestQueue, type DurableRequestQueue, type FrontierResume 
 import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
 import { RobotsCache, type OriginRobots } from './robots-cache.js';
 import { SeedOutcomes, type SeedOutcome } from './seed-outcomes.js';
+import { PendingVerdicts } from './pending-verdicts.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
 
@@ -176,6 +177,9 @@ interface CrawlContext {
   readonly scope: ReturnType<typeof createCrawlScope>;
   readonly robots: RobotsCache;
   readonly dedup: DedupStage;
+  readonly queue: DurableRequestQueue;
+  /** Pages handed to the dedup stage whose verdicts have not arrived. */
+  readonly verdicts: PendingVerdicts;
   readonly run: CrawlRun;
   readonly emit: (event: CrawlPageEvent) => void;
   /** URLs already recorded as robots skips in this run (a disallowed page is linked from many pages). */
@@ -229,7 +233,11 @@ async function recordFailure(ctx: CrawlContext, url: string, depth: number | nul
   ctx.emit({ url, finalUrl: null, depth, title: '', decision: { kind: 'skipped', reason }, detail });
 }
 
-/** One fetched page: extract, hand to the dedup stage, then follow its links when it was not a duplicate. */
+/**
+ * One fetched page: extract, then hand to the dedup stage and return; its verdict, and the links it
+ * lets the crawl follow, are dealt with when they arrive (pending-verdicts.ts), while this
+ * concurrency slot fetches the next page.
+ */
 async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): Promise<void> {
   const { run, settings } = ctx;
   run.fetched++;
@@ -254,20 +262,23 @@ async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): P
     });
     return;
   }
-  let committed: CommitResult;
-  try {
-    // Fingerprint, check-and-insert, corpus line: answered once written.
-    committed = await ctx.dedup.commitPage(input, page);
-  } catch (error) {
-    stopOnStorageFailure(run, error);
-    throw error;
-  }
+  const work = commitAndFollow(ctx, request.url, depth, input, page);
+  // The journal records the page done only once its links are journalled (or it was a duplicate).
+  ctx.queue.deferDone(request, work);
+  await ctx.verdicts.track(work);
+}
+
+/** The dedup stage's verdict on a page, then its links enqueued when it was not a duplicate. */
+async function commitAndFollow(ctx: CrawlContext, url: string, depth: number, input: PageInput, page: ExtractedPage): Promise<void> {
+  const { settings } = ctx;
+  // Fingerprint, check-and-insert, corpus line: answered once written. A failure stops the crawl
+  // (PendingVerdicts' onError); the page, never recorded done, is processed again by the next run.
+  const committed: CommitResult = await ctx.dedup.commitPage(input, page);
   const { decision } = committed;
-  ctx.emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
+  ctx.emit({ url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
   const isDuplicate = decision.kind === 'exact' || decision.kind === 'near';
   if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
   const links = await linksToFollow(ctx, page.links, depth + 1);
-  // Added before the handler returns, so that a request marked handled always has its links queued.
   if (links.length > 0) await enqueue(ctx, links);
 }
 
@@ -315,6 +326,7 @@ function createCrawler(ctx: CrawlContext, queue: DurableRequestQueue, crawleeCon
     robotsAllowRedirect: (url) => ctx.robots.allows(url),
     robotsAllow: (url) => ctx.robots.allows(url),
     onDisallowed: (request) => recordRobotsSkip(ctx, request.url),
+    pendingWork: () => ctx.verdicts.size,
     parse: parsePage as (html: string) => CheerioAPI,
     pacer,
     budget,
@@ -335,6 +347,10 @@ async function runCrawler(ctx: CrawlContext, seeds: readonly string[], budget: n
   } catch (error) {
     ctx.run.fatal ??= error;
   }
+  // A stopped crawler does not wait for the verdicts of the pages it handled; the data folder is
+  // closed only after them.
+  await ctx.verdicts.settled();
+  await ctx.queue.settled();
 }
 
 /** Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. */
@@ -370,14 +386,16 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     enabled: settings.respectRobots,
     onOrigin: (origin, found) => pacer.setCrawlDelay(hostnameOf(origin), found.policy.crawlDelaySecs),
   });
+  const { crawleeConfig, queue, resume } = await openQueue(crawleeDir, dedup);
   const ctx: CrawlContext = {
-    settings, scope, robots, dedup, run,
+    settings, scope, robots, dedup, queue, run,
+    verdicts: new PendingVerdicts(settings.concurrency, (error) => stopOnStorageFailure(run, error)),
     emit: (event) => {
       seedOutcomes.observe(event.url, event.decision, event.detail);
       options.onPage?.(event);
-    }, robotsSkipped: new Set<string>(),
+    },
+    robotsSkipped: new Set<string>(),
   };
-  const { crawleeConfig, queue, resume } = await openQueue(crawleeDir, dedup);
   const budget = Math.max(0, settings.maxPages - resume.handledBefore);
   const crawler = createCrawler(ctx, queue, crawleeConfig, pacer, budget);
   run.crawler = crawler;

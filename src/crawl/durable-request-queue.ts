@@ -28,6 +28,10 @@ export class DurableRequestQueue extends RequestQueue {
   private added = new Set<string>();
   /** uniqueKeys handled (this run and earlier ones). */
   private handled = new Set<string>();
+  /** Work a request's `done` line waits for (see deferDone). */
+  private readonly deferred = new Map<string, Promise<void>>();
+  /** `done` lines waiting for their deferred work. */
+  private readonly doneLater = new Set<Promise<void>>();
 
   /** Requests added and not handled yet. */
   get pendingCount(): number {
@@ -73,11 +77,39 @@ export class DurableRequestQueue extends RequestQueue {
     return request;
   }
 
+  /**
+   * Makes the request's `done` line wait for `work` (its page's verdict, and the links that verdict
+   * lets the crawl follow): crawlee marks a request handled when its handler returns, which is
+   * before that work ends. If the work fails, or the process dies first, no `done` line is written
+   * and the next run fetches the page again.
+   */
+  deferDone(request: Request, work: Promise<void>): void {
+    this.deferred.set(request.uniqueKey, work);
+  }
+
   override async markRequestHandled(request: Request): ReturnType<RequestQueue['markRequestHandled']> {
     const result = await super.markRequestHandled(request);
-    this.requireJournal().done(request.uniqueKey);
-    this.handled.add(request.uniqueKey);
+    const key = request.uniqueKey;
+    const work = this.deferred.get(key);
+    if (work === undefined) {
+      this.recordDone(key);
+    } else {
+      this.deferred.delete(key);
+      // A failed `done` write costs a refetch in the next run, never a lost page: not an error here.
+      const later = work.then(() => this.recordDone(key)).catch(() => undefined).finally(() => this.doneLater.delete(later));
+      this.doneLater.add(later);
+    }
     return result;
+  }
+
+  /** Resolves once every `done` line waiting for deferred work is written (or given up with its work). */
+  async settled(): Promise<void> {
+    while (this.doneLater.size > 0) await Promise.all([...this.doneLater]);
+  }
+
+  private recordDone(key: string): void {
+    this.requireJournal().done(key);
+    this.handled.add(key);
   }
 
   private requireJournal(): FrontierJournal {

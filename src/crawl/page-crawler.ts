@@ -54,6 +54,8 @@ export interface PageFetchPolicy {
   readonly robotsAllow: (url: string) => boolean | Promise<boolean>;
   /** Records a queued request robots.txt does not let us fetch (the crawler then marks it handled). */
   readonly onDisallowed: (request: Request) => Promise<void>;
+  /** Work still to finish for pages already handled (their verdicts); the crawl is not finished before it is 0. @default none */
+  readonly pendingWork?: () => number;
   /** Per-host pacing, or null for none. */
   readonly pacer: HostPacer | null;
   /**
@@ -287,9 +289,12 @@ export class PageCrawler extends CheerioCrawler {
     return this.parking.hasReady((host) => this.waitToBook(host)) || super._isTaskReadyFunction();
   }
 
-  /** Replaces BasicCrawler._defaultIsFinishedFunction: not finished while requests are parked or wait for robots.txt. */
+  /**
+   * Replaces BasicCrawler._defaultIsFinishedFunction: not finished while requests are parked or
+   * wait for robots.txt, or while handled pages still wait for verdicts whose links may come.
+   */
   protected override async _defaultIsFinishedFunction(): Promise<boolean> {
-    return this.parking.size === 0 && this.robotsWaiting === 0 && super._defaultIsFinishedFunction();
+    return this.parking.size === 0 && this.robotsWaiting === 0 && (this.policy.pendingWork?.() ?? 0) === 0 && super._defaultIsFinishedFunction();
   }
 
   /** Whether the crawl stopped because it started `budget` requests. */
