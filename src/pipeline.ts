@@ -266,6 +266,6 @@ export class Pipeline {
 
   private recordLinksOf(analyzed: AnalyzedPage): void {
     const links = analyzed.page?.links ?? [];
-    if (links.length > 0) this.index.recordLinks(analyzed.url, links);
+    if (links.length > 0) this.index.recordLinks(analyzed.url, links, analyzed.page?.mainLinks ?? []);
   }
 }

@@ -65,6 +65,11 @@ export interface ExtractedPage {
   readonly publishedAt: string | null;
   /** Outgoing links: absolute http(s) URLs, fragments removed, deduplicated, in page order. */
   readonly links: readonly string[];
+  /**
+   * The links (of `links`) that lie inside the main text: citations, as opposed to navigation and
+   * template links. Absent when the producer cannot tell (a JSONL or WARC record without HTML).
+   */
+  readonly mainLinks?: readonly string[];
 }
 
 // ---------------------------------------------------------------- index

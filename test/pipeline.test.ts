@@ -179,14 +179,17 @@ describe('Pipeline', () => {
     expect(corpusLines()).toEqual([]);
   });
 
-  it('records the links of processed pages for in-link counts, short pages included', () => {
+  it('records the links of processed pages for in-link counts (citations), short pages included', () => {
     const pipeline = open();
+    // Same-host links outside any main text (a short home page, an article's related-links box) are
+    // template links; a link from another host is a citation, even from a page too short to judge.
     pipeline.process({ url: 'http://a.test/', html: '<a href="/1">one</a> <a href="/2">two</a>' });
     pipeline.process({ url: 'http://a.test/1', html: htmlOf(9, ['/2']) });
+    pipeline.process({ url: 'http://b.test/', html: '<a href="http://a.test/2">two</a>' });
     const counts = pipeline.index.inLinkCounts();
     pipeline.close();
-    expect(counts.get('http://a.test/2')).toBe(2);
-    expect(counts.get('http://a.test/1')).toBe(1);
+    expect(counts.get('http://a.test/2')).toBe(1);
+    expect(counts.get('http://a.test/1')).toBeUndefined();
   });
 
   it('refuses a bad data folder with a clear error', () => {

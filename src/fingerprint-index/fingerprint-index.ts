@@ -44,6 +44,7 @@ import {
 import { PairedBlockTable } from './paired-block-table.js';
 import { loadInMemoryView, saveBucketCounts } from './table-loading.js';
 import { urlKey } from './url-key.js';
+import { citationCounts, type LinkRow } from './citation-counts.js';
 import { UrlLookup } from './url-lookup.js';
 
 export type { IndexOptions } from './index-options.js';
@@ -188,21 +189,18 @@ export class FingerprintIndex {
     });
   }
 
-  /** Records the links of a page (distinct from → to pairs; a self-link is ignored). */
-  recordLinks(fromUrl: string, toUrls: readonly string[]): void {
+  /** Records the links of a page (distinct from → to pairs; a self-link is ignored); `mainUrls`: those inside its main text. */
+  recordLinks(fromUrl: string, toUrls: readonly string[], mainUrls: readonly string[] = []): void {
     assertLinks(fromUrl, toUrls);
+    const main = new Set(mainUrls);
     this.#write(() => {
-      for (const to of toUrls) if (to !== fromUrl) this.#sql.insertLink.run(to, fromUrl);
+      for (const to of toUrls) if (to !== fromUrl) this.#sql.insertLink.run(to, fromUrl, main.has(to) ? 1 : 0);
     });
   }
 
-  /** URL → number of distinct other pages linking to it. */
+  /** URL → citations: distinct other pages linking to it from another host or from their main text (citation-counts.ts). */
   inLinkCounts(): Map<string, number> {
-    return this.#read(() => {
-      const counts = new Map<string, number>();
-      for (const [url, n] of this.#sql.inLinks.all() as [string, number][]) counts.set(url, n);
-      return counts;
-    });
+    return this.#read(() => citationCounts(this.#sql.inLinks.all() as LinkRow[]));
   }
 
   /** A stored document by id (undefined for rejected ids and unknown ones). */

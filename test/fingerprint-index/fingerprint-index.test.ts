@@ -249,12 +249,17 @@ describe('bulk and idempotence', () => {
     expect(index.stats()).toEqual(before);
   });
 
-  it('records the link graph and counts distinct in-links from other pages', () => {
+  it('counts citations: distinct other pages linking from another host or from their main text, not template links', () => {
     const index = open();
-    index.recordLinks('u:a', ['u:b', 'u:c', 'u:b', 'u:a']);
-    index.recordLinks('u:b', ['u:c']);
-    index.recordLinks('u:a', ['u:c']);
-    expect(index.inLinkCounts()).toEqual(new Map([['u:b', 1], ['u:c', 2]]));
+    // a.test/1: /2 in its menu (template), /3 in its text; itself ignored.
+    index.recordLinks('http://a.test/1', ['http://a.test/2', 'http://a.test/3', 'http://a.test/2', 'http://a.test/1'], ['http://a.test/3']);
+    index.recordLinks('http://b.test/', ['http://a.test/2', 'http://a.test/3']);
+    index.recordLinks('http://a.test/4', ['http://a.test/3']);
+    expect(index.inLinkCounts()).toEqual(new Map([['http://a.test/2', 1], ['http://a.test/3', 2]]));
+    // Seen in the main text later (a re-crawl): it stays a citation, whatever comes after.
+    index.recordLinks('http://a.test/1', ['http://a.test/2'], ['http://a.test/2']);
+    index.recordLinks('http://a.test/1', ['http://a.test/2']);
+    expect(index.inLinkCounts().get('http://a.test/2')).toBe(2);
   });
 });
 
@@ -264,7 +269,7 @@ describe('the database file', () => {
     first.checkAndInsert(candidate('u:1', BASE, 'h'));
     first.checkAndInsert(candidate('u:2', flipBits(BASE, [40]), 'h2'));
     first.recordSkip('u:3', 'too-short');
-    first.recordLinks('u:1', ['u:2']);
+    first.recordLinks('u:1', ['u:2'], ['u:2']);
     const stats = first.stats();
     first.close();
     expect(() => first.stats()).toThrow(IndexError);
