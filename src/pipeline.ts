@@ -106,17 +106,35 @@ export class Pipeline {
    * crawl; a failed write throws.
    */
   commitExtracted(input: PageInput, page: ExtractedPage): CommitResult {
-    let analyzed: AnalyzedPage;
-    try {
-      analyzed = analyzeExtractedPage(input, page, this.config, { stemCache: this.stemCache });
-    } catch (error) {
-      const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
-      this.countError();
-      this.recordSkip(input.url, 'parse-error', detail);
-      return { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
-    }
-    const decision = this.commit(analyzed);
-    return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
+    return this.commitExtractedMany([{ input, page }])[0]!;
+  }
+
+  /**
+   * {@link commitExtracted} for pages that arrived together (the crawl's dedup worker takes every
+   * page waiting for it): committed as {@link commitMany} does, in one index transaction and one
+   * corpus append. Results in input order.
+   */
+  commitExtractedMany(items: readonly { readonly input: PageInput; readonly page: ExtractedPage }[]): CommitResult[] {
+    const results: (CommitResult | undefined)[] = new Array(items.length);
+    const analyzed: AnalyzedPage[] = [];
+    const positions: number[] = [];
+    items.forEach(({ input, page }, i) => {
+      try {
+        analyzed.push(analyzeExtractedPage(input, page, this.config, { stemCache: this.stemCache }));
+        positions.push(i);
+      } catch (error) {
+        const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
+        this.countError();
+        this.recordSkip(input.url, 'parse-error', detail);
+        results[i] = { decision: { kind: 'skipped', reason: 'parse-error' }, finalUrl: null, title: page.title, detail };
+      }
+    });
+    const decisions = analyzed.length === 1 ? [this.commit(analyzed[0]!)] : this.commitMany(analyzed);
+    positions.forEach((i, j) => {
+      const page = analyzed[j]!;
+      results[i] = { decision: decisions[j]!, finalUrl: page.finalUrl, title: page.meta.title ?? '', detail: page.skip?.detail ?? '' };
+    });
+    return results as CommitResult[];
   }
 
   /** Sends one analysed page to the index (or records its skip), then writes the corpus line of a stored page. */

@@ -1,7 +1,7 @@
 /**
  * Worker thread body of the crawl's deduplication stage (dedup-stage.ts): opens the Pipeline of
  * the data folder, then answers commits and skips in the order they arrive, each after its writes
- * committed.
+ * committed (commits that arrived together in one transaction).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.js';
@@ -22,22 +22,55 @@ try {
   send({ op: 'open-failed', error: serializeError(error) });
 }
 
-if (pipeline !== null) {
-  const open = pipeline;
-  port.on('message', (request: DedupRequest) => {
+/**
+ * Requests are taken in arrival order; commits that arrived together (while the worker was busy)
+ * are committed together, in one index transaction and one corpus append (Pipeline
+ * commitExtractedMany): the crawl hands pages over without waiting, so they queue up here.
+ */
+function drain(open: Pipeline, queue: DedupRequest[]): void {
+  while (queue.length > 0) {
+    const first = queue[0]!;
+    if (first.op === 'commit') {
+      let end = 1;
+      while (end < queue.length && queue[end]!.op === 'commit') end++;
+      const batch = queue.splice(0, end) as Extract<DedupRequest, { op: 'commit' }>[];
+      try {
+        const results = open.commitExtractedMany(batch);
+        batch.forEach((request, i) => send({ id: request.id, ok: true, result: results[i]!, counters: open.counters }));
+      } catch (error) {
+        for (const request of batch) send({ id: request.id, ok: false, error: serializeError(error), counters: open.counters });
+      }
+      continue;
+    }
+    queue.shift();
     try {
-      if (request.op === 'commit') {
-        send({ id: request.id, ok: true, result: open.commitExtracted(request.input, request.page), counters: open.counters });
-      } else if (request.op === 'skip') {
-        open.recordSkip(request.url, request.reason, request.detail);
-        send({ id: request.id, ok: true, result: null, counters: open.counters });
+      if (first.op === 'skip') {
+        open.recordSkip(first.url, first.reason, first.detail);
+        send({ id: first.id, ok: true, result: null, counters: open.counters });
       } else {
         open.close();
-        send({ id: request.id, ok: true, result: null, counters: open.counters });
-        port.close();
+        send({ id: first.id, ok: true, result: null, counters: open.counters });
+        port!.close();
+        return;
       }
     } catch (error) {
-      send({ id: request.id, ok: false, error: serializeError(error), counters: open.counters });
+      send({ id: first.id, ok: false, error: serializeError(error), counters: open.counters });
     }
+  }
+}
+
+if (pipeline !== null) {
+  const open = pipeline;
+  const queue: DedupRequest[] = [];
+  let scheduled = false;
+  port.on('message', (request: DedupRequest) => {
+    queue.push(request);
+    if (scheduled) return;
+    scheduled = true;
+    // After the messages already delivered to this thread have been queued.
+    setImmediate(() => {
+      scheduled = false;
+      drain(open, queue);
+    });
   });
 }
