@@ -74,6 +74,9 @@ export interface ExtractedPage {
 
 // ---------------------------------------------------------------- index
 
+/** A recorded link: to, from, and 1 when it lies in the linking page's main text (absent in an index from before that column). */
+export type LinkRow = readonly [to: string, from: string, inMain?: number | bigint];
+
 /** Metadata stored with every document the index sees, kept or rejected. */
 export interface DocumentMeta {
   /** The URL the document was requested at (or its file path / JSONL id in batch mode). */

@@ -2,6 +2,7 @@
  * src/analyze/analyze-page.ts (analyzePage / analyzeParsedPage, pure) and src/pipeline.ts (the Pipeline:
  * index + corpus.jsonl + counters + links).
  */
+import { citationCounts } from '../src/report/citation-counts.js';
 import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -186,7 +187,7 @@ describe('Pipeline', () => {
     pipeline.process({ url: 'http://a.test/', html: '<a href="/1">one</a> <a href="/2">two</a>' });
     pipeline.process({ url: 'http://a.test/1', html: htmlOf(9, ['/2']) });
     pipeline.process({ url: 'http://b.test/', html: '<a href="http://a.test/2">two</a>' });
-    const counts = pipeline.index.inLinkCounts();
+    const counts = citationCounts(pipeline.index.linkRows());
     pipeline.close();
     expect(counts.get('http://a.test/2')).toBe(1);
     expect(counts.get('http://a.test/1')).toBeUndefined();

@@ -18,7 +18,7 @@
  *   index of its own.
  *
  * The in-memory view (candidate table, URL lookup of url-lookup.ts) is built on the first lookup,
- * write or getByUrl (table-loading.ts); stored(), rejected(), skipped(), stats() and inLinkCounts()
+ * write or getByUrl (table-loading.ts); stored(), rejected(), skipped(), stats() and linkRows()
  * read SQLite only, so reports need not build it. The class reads as: opening, the API, judging a
  * document, the write transaction and the in-memory view. Statements and row mapping live in
  * index-statements.ts, opening the file in index-database.ts, argument checks in index-options.ts.
@@ -26,7 +26,7 @@
 import type Database from 'better-sqlite3';
 import { IndexError, ValidationError, describeValue } from '../errors.js';
 import type {
-  Decision, Fingerprint, FingerprintParams, IndexCandidate, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
+  Decision, Fingerprint, FingerprintParams, IndexCandidate, LinkRow, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
 } from '../types.js';
 import { blockLayout, type BlockLayout } from './block-layout.js';
 import type { CandidateTable } from './candidate-table.js';
@@ -44,7 +44,6 @@ import {
 import { PairedBlockTable } from './paired-block-table.js';
 import { loadInMemoryView, saveBucketCounts } from './table-loading.js';
 import { urlKey } from './url-key.js';
-import { citationCounts, type LinkRow } from './citation-counts.js';
 import { UrlLookup } from './url-lookup.js';
 
 export type { IndexOptions } from './index-options.js';
@@ -198,9 +197,9 @@ export class FingerprintIndex {
     });
   }
 
-  /** URL → citations: distinct other pages linking to it from another host or from their main text (citation-counts.ts). */
-  inLinkCounts(): Map<string, number> {
-    return this.#read(() => citationCounts(this.#sql.inLinks.all() as LinkRow[]));
+  /** Every recorded link (distinct from → to pairs); report/citation-counts.ts turns them into in-links. */
+  linkRows(): LinkRow[] {
+    return this.#read(() => this.#sql.inLinks.all() as LinkRow[]);
   }
 
   /** A stored document by id (undefined for rejected ids and unknown ones). */

@@ -2,13 +2,11 @@
  * In-links as citations: of the pages linking to a URL, those that cite it — from another host, or
  * from inside their main text — count; links of the URL's own host outside the main text (menus,
  * sidebars, footers: the template) count nothing. A mirror whose template links to every one of its
- * pages thus gains no in-links from it, and the primary choice (report/choose-primary.ts) is left to
+ * pages thus gains no in-links from it, and the primary choice (choose-primary.ts) is left to
  * evidence that means something (canonical, dates, citations).
  */
+import type { LinkRow } from '../types.js';
 import { hostnameOf } from '../url/url-host.js';
-
-/** A row of the links table: to_url, from_url, in_main (absent in an index from before that column). */
-export type LinkRow = readonly [to: string, from: string, inMain?: number | bigint];
 
 /** URL → number of distinct pages citing it. */
 export function citationCounts(rows: readonly LinkRow[]): Map<string, number> {
