@@ -55,6 +55,60 @@ async function readBody(record: WARCRecord, maxBytes: number): Promise<Uint8Arra
   return body;
 }
 
+/** The content type of a record worth reading (null: not declared), or the entry saying why it is not read. */
+function contentTypeOf(record: WARCRecord, position: string): { readonly contentType: string | null } | BatchEntry {
+  const type: string = record.warcType ?? '';
+  let contentType: string | null;
+  if (type === 'response') {
+    const status = Number(record.httpHeaders?.statusCode);
+    if (record.httpHeaders === null || record.httpHeaders === undefined) return { kind: 'ignored', position, reason: 'not-http' };
+    if (!(status >= 200 && status < 300)) return { kind: 'ignored', position, reason: `http-${Number.isFinite(status) ? status : 'unknown'}` };
+    contentType = record.httpHeaders.headers.get('content-type') ?? null;
+  } else if (type === 'resource') {
+    contentType = record.warcContentType ?? null;
+  } else {
+    return { kind: 'ignored', position, reason: `warc-${type === '' ? 'untyped' : type}` };
+  }
+  if (contentType !== null && !htmlTypes.test(contentType)) return { kind: 'ignored', position, reason: 'not-html' };
+  return { contentType };
+}
+
+/** The entry of one WARC record: a page, or why it is skipped, ignored or a problem. A broken stream throws. */
+async function recordEntry(record: WARCRecord, position: string, maxBytes: number): Promise<BatchEntry> {
+  const gate = contentTypeOf(record, position);
+  if ('kind' in gate) return gate;
+  const { contentType } = gate;
+  const url = record.warcTargetURI ?? '';
+  if (url === '') return { kind: 'problem', position, message: `${record.warcType ?? ''} record without WARC-Target-URI` };
+  if (record.warcContentLength > maxBytes * 4) {
+    return { kind: 'skip', position, url, reason: 'too-large', detail: `record of ${record.warcContentLength} bytes (limit ${maxBytes})` };
+  }
+  let body: Uint8Array;
+  try {
+    body = await readBody(record, maxBytes);
+  } catch (error) {
+    // A body too large or that cannot be decoded is that page's problem; a broken stream ends the file.
+    if (error instanceof PageSkipError) return { kind: 'skip', position, url, reason: error.reason, detail: error.detail };
+    throw error;
+  }
+  if (contentType === null && !looksLikeHtml(body)) return { kind: 'ignored', position, reason: 'not-html' };
+  if (looksBinary(body)) return { kind: 'skip', position, url, reason: 'not-html', detail: 'binary body' };
+  const { html } = decodeHtmlBytes(body, contentType);
+  const lastModified = isoDate(record.httpHeaders?.headers.get('last-modified'));
+  const warcDate = record.warcDate === null || record.warcDate === undefined ? Number.NaN : Date.parse(record.warcDate);
+  return {
+    kind: 'page',
+    position,
+    size: html.length,
+    input: {
+      url,
+      html,
+      lastModified,
+      ...(Number.isNaN(warcDate) ? {} : { fetchedAt: warcDate }),
+    },
+  };
+}
+
 /** Entries of one WARC file (plain or gzip, whole-file or per-record), streaming. */
 export async function* readWarc(path: string, options: ReaderOptions = {}): AsyncGenerator<BatchEntry> {
   const maxBytes = options.maxDocumentBytes ?? defaultMaxDocumentBytes;
@@ -72,71 +126,7 @@ export async function* readWarc(path: string, options: ReaderOptions = {}): Asyn
         yield { kind: 'problem', position, message: `not a WARC record (starts with \`${record.warcHeaders.statusline.slice(0, 40)}\`); rest of file skipped` };
         return;
       }
-      const type: string = record.warcType ?? '';
-      const url = record.warcTargetURI ?? '';
-      let contentType: string | null;
-      if (type === 'response') {
-        const status = Number(record.httpHeaders?.statusCode);
-        if (record.httpHeaders === null || record.httpHeaders === undefined) {
-          yield { kind: 'ignored', position, reason: 'not-http' };
-          continue;
-        }
-        if (!(status >= 200 && status < 300)) {
-          yield { kind: 'ignored', position, reason: `http-${Number.isFinite(status) ? status : 'unknown'}` };
-          continue;
-        }
-        contentType = record.httpHeaders.headers.get('content-type') ?? null;
-      } else if (type === 'resource') {
-        contentType = record.warcContentType ?? null;
-      } else {
-        yield { kind: 'ignored', position, reason: `warc-${type === '' ? 'untyped' : type}` };
-        continue;
-      }
-      if (contentType !== null && !htmlTypes.test(contentType)) {
-        yield { kind: 'ignored', position, reason: 'not-html' };
-        continue;
-      }
-      if (url === '') {
-        yield { kind: 'problem', position, message: `${type} record without WARC-Target-URI` };
-        continue;
-      }
-      if (record.warcContentLength > maxBytes * 4) {
-        yield { kind: 'skip', position, url, reason: 'too-large', detail: `record of ${record.warcContentLength} bytes (limit ${maxBytes})` };
-        continue;
-      }
-      let body: Uint8Array;
-      try {
-        body = await readBody(record, maxBytes);
-      } catch (error) {
-        // A body too large or that cannot be decoded is that page's problem; a broken stream ends the file.
-        if (error instanceof PageSkipError) {
-          yield { kind: 'skip', position, url, reason: error.reason, detail: error.detail };
-          continue;
-        }
-        throw error;
-      }
-      if (contentType === null && !looksLikeHtml(body)) {
-        yield { kind: 'ignored', position, reason: 'not-html' };
-        continue;
-      }
-      if (looksBinary(body)) {
-        yield { kind: 'skip', position, url, reason: 'not-html', detail: 'binary body' };
-        continue;
-      }
-      const { html } = decodeHtmlBytes(body, contentType);
-      const lastModified = isoDate(record.httpHeaders?.headers.get('last-modified'));
-      const warcDate = record.warcDate === null || record.warcDate === undefined ? Number.NaN : Date.parse(record.warcDate);
-      yield {
-        kind: 'page',
-        position,
-        size: html.length,
-        input: {
-          url,
-          html,
-          lastModified,
-          ...(Number.isNaN(warcDate) ? {} : { fetchedAt: warcDate }),
-        },
-      };
+      yield await recordEntry(record, position, maxBytes);
     }
     // warcio ends quietly when the file stops inside a record: its body reader still expects bytes.
     const unread = (last as unknown as { _reader?: { limit?: unknown } } | null)?._reader?.limit;
