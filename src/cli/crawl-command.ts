@@ -37,8 +37,11 @@ function reasons(byReason: Readonly<Record<string, number>>): string {
 /** The live line: pages/s, stored, rejected exact / near, skipped by reason. */
 export function crawlProgressLine(p: CrawlProgress): string {
   const skipped = p.skipped > 0 ? ` (${reasons(p.skippedBy)})` : '';
+  const hosts = p.hostRates.map((h) => `${h.host} ${h.rps.toFixed(1)}/s`).join(', ');
+  const { politeness, robots, dedup } = p.waiting;
   return `crawl: ${p.fetched} pages  ${p.pagesPerSec.toFixed(1)} pages/s  stored ${p.stored}  `
-    + `rejected ${p.exact + p.near} (exact ${p.exact}, near ${p.near})  skipped ${p.skipped}${skipped}`;
+    + `rejected ${p.exact + p.near} (exact ${p.exact}, near ${p.near})  skipped ${p.skipped}${skipped}`
+    + `${hosts === '' ? '' : `  hosts: ${hosts}`}  waiting: politeness ${politeness}, robots ${robots}, dedup ${dedup}`;
 }
 
 /** Exit code of a crawl in which no seed could be fetched (README, exit codes). */

@@ -38,6 +38,7 @@ import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
 import { RobotsCache, type OriginRobots } from './robots-cache.js';
 import { SeedOutcomes, type SeedOutcome } from './seed-outcomes.js';
 import { PendingVerdicts } from './pending-verdicts.js';
+import { HostRates, type CrawlWaiting, type HostRate } from './crawl-activity.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
 
@@ -61,6 +62,10 @@ export interface CrawlProgress extends PipelineCounters {
   readonly elapsedMs: number;
   /** Fetched pages per second in this run. */
   readonly pagesPerSec: number;
+  /** The busiest hosts' requests per second (at most 3). */
+  readonly hostRates: readonly HostRate[];
+  /** Requests waiting on politeness, robots.txt and the dedup stage. */
+  readonly waiting: CrawlWaiting;
 }
 
 /** What a crawl did. */
@@ -157,6 +162,7 @@ interface CrawlRun {
   stopReason: CrawlSummary['stopReason'];
   /** Set once the crawler exists; stopping before that is never needed. */
   crawler: PageCrawler | null;
+  readonly hostRates: HostRates;
 }
 
 /**
@@ -241,6 +247,7 @@ async function recordFailure(ctx: CrawlContext, url: string, depth: number | nul
 async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): Promise<void> {
   const { run, settings } = ctx;
   run.fetched++;
+  run.hostRates.record(context.request.url);
   const { request, response } = context;
   const depth = request.crawlDepth;
   const input: PageInput = {
@@ -286,6 +293,7 @@ async function commitAndFollow(ctx: CrawlContext, url: string, depth: number, in
 async function handleFailure(ctx: CrawlContext, context: CheerioCrawlingContext, error: Error): Promise<void> {
   const request: Request = context.request;
   ctx.run.fetched++;
+  ctx.run.hostRates.record(request.url);
   if (ctx.run.fatal !== null) return;
   const skip = findPageSkip(error);
   try {
@@ -365,7 +373,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const scope = createCrawlScope(seeds, settings.scope);
   const crawleeDir = crawleeDirOf(dataDir);
   const dedup = await openDedupStage({ dataDir, config, worker: options.dedupWorker ?? availableParallelism() > 1 });
-  const run: CrawlRun = { fetched: 0, errors: 0, fatal: null, stopReason: 'finished', crawler: null };
+  const run: CrawlRun = { fetched: 0, errors: 0, fatal: null, stopReason: 'finished', crawler: null, hostRates: new HostRates() };
   const started = Date.now();
   const progress = (): CrawlProgress => {
     const elapsedMs = Date.now() - started;
@@ -373,6 +381,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
       ...dedup.counters,
       errors: dedup.counters.errors + run.errors,
       fetched: run.fetched,
+      hostRates: run.hostRates.top(3, elapsedMs),
+      waiting: { politeness: run.crawler?.parked ?? 0, robots: run.crawler?.waitingForRobots ?? 0, dedup: ctx.verdicts.size },
       elapsedMs,
       pagesPerSec: elapsedMs > 0 ? (run.fetched * 1000) / elapsedMs : 0,
     };

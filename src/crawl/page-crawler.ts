@@ -297,6 +297,16 @@ export class PageCrawler extends CheerioCrawler {
     return this.parking.size === 0 && this.robotsWaiting === 0 && (this.policy.pendingWork?.() ?? 0) === 0 && super._defaultIsFinishedFunction();
   }
 
+  /** Requests parked until their host's next start slot. */
+  get parked(): number {
+    return this.parking.size;
+  }
+
+  /** Requests waiting for their origin's robots.txt. */
+  get waitingForRobots(): number {
+    return this.robotsWaiting;
+  }
+
   /** Whether the crawl stopped because it started `budget` requests. */
   get budgetReached(): boolean {
     return this.reachedBudget;

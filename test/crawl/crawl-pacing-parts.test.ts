@@ -76,3 +76,24 @@ describe('PendingVerdicts', () => {
     expect(() => new PendingVerdicts(0, () => undefined)).toThrow(RangeError);
   });
 });
+
+describe('the crawl progress line', () => {
+  it('shows requests/s of the busiest hosts and what requests wait for', async () => {
+    const { crawlProgressLine } = await import('../../src/cli/crawl-command.js');
+    const { HostRates } = await import('../../src/crawl/crawl-activity.js');
+    const rates = new HostRates();
+    for (let i = 0; i < 20; i++) rates.record(`http://a.example/${i}`);
+    for (let i = 0; i < 10; i++) rates.record(`http://b.example/${i}`);
+    rates.record('http://c.example/');
+    rates.record('http://d.example/');
+    const hostRates = rates.top(3, 2000);
+    expect(hostRates).toEqual([{ host: 'a.example', rps: 10 }, { host: 'b.example', rps: 5 }, { host: 'c.example', rps: 0.5 }]);
+    const line = crawlProgressLine({
+      processed: 23, stored: 20, exact: 1, near: 2, skipped: 1, skippedBy: { unreachable: 1 }, errors: 0,
+      fetched: 32, elapsedMs: 2000, pagesPerSec: 16, hostRates, waiting: { politeness: 7, robots: 2, dedup: 3 },
+    });
+    expect(line).toContain('hosts: a.example 10.0/s, b.example 5.0/s, c.example 0.5/s');
+    expect(line).toContain('waiting: politeness 7, robots 2, dedup 3');
+    expect(line).toContain('skipped 1 (unreachable 1)');
+  });
+});
