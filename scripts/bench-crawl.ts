@@ -136,6 +136,8 @@ async function plainRun(seeds: readonly string[], config: Config): Promise<{ pag
     maxRedirects: config.crawl.maxRedirects,
     allowRedirect: (url) => inCrawlScope(scope, url),
     robotsAllowRedirect: () => true,
+    robotsAllow: () => true,
+    onDisallowed: async () => undefined,
     parse: parsePage as (html: string) => CheerioAPI,
     pacer: new HostPacer({ intervalMs: 60_000 / config.crawl.maxRequestsPerMinutePerHost }),
     budget: Number.MAX_SAFE_INTEGER,

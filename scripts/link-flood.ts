@@ -7,11 +7,11 @@
  *   npx tsx scripts/link-flood.ts [--links 100000] [--max-pages 50] [-- <more crawl flags>]
  *
  * Last line: `link-flood: links=<..> max_pages=<..> seconds=<..> peak_rss_mb=<..|unknown>
- * hub_fetches=<..> request_files=<..> summary_stored=<..> db_corpus_lines=<..> summary_pending=<..>
- * pending_files=<..> links_dropped=<..>`
+ * hub_fetches=<..> journal_requests=<..> summary_stored=<..> db_corpus_lines=<..> summary_pending=<..>
+ * journal_pending=<..> links_dropped=<..>`
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -68,12 +68,15 @@ if (code !== 0) {
   process.exit(1);
 }
 const summary = JSON.parse(stdout) as { stored: number; pending: number; linksDropped?: number };
-const queueDir = join(dataDir, 'crawlee', 'request_queues', 'default');
-const files = readdirSync(queueDir).filter((n) => n.endsWith('.json') && !n.startsWith('__'));
-const pendingFiles = files.filter((n) => typeof (JSON.parse(readFileSync(join(queueDir, n), 'utf8')) as { orderNo?: unknown }).orderNo === 'number').length;
+// The frontier journal (crawlee's queue lives in memory): requests added, and those without a `done` line.
+const journalLines = readFileSync(join(dataDir, 'crawlee', 'neardup-frontier.jsonl'), 'utf8').split('\n').filter((l) => l !== '')
+  .map((l) => JSON.parse(l) as { key?: unknown; done?: unknown });
+const addedKeys = new Set(journalLines.flatMap((e) => (typeof e.key === 'string' ? [e.key] : [])));
+const doneKeys = new Set(journalLines.flatMap((e) => (typeof e.done === 'string' ? [e.done] : [])));
+const pendingRequests = [...addedKeys].filter((k) => !doneKeys.has(k)).length;
 const corpusLines = readFileSync(join(dataDir, 'corpus.jsonl'), 'utf8').split('\n').filter((l) => l !== '').length;
 const rss = /peak_rss_kb=(\d+)/.exec(stderr);
 rmSync(dataDir, { recursive: true, force: true });
 console.log(`link-flood: links=${links} max_pages=${maxPages} seconds=${seconds.toFixed(1)} peak_rss_mb=${rss === null ? 'unknown' : (Number(rss[1]) / 1024).toFixed(0)} `
-  + `hub_fetches=${hubFetches} request_files=${files.length} summary_stored=${summary.stored} db_corpus_lines=${corpusLines} `
-  + `summary_pending=${summary.pending} pending_files=${pendingFiles} links_dropped=${summary.linksDropped ?? 'n/a'}`);
+  + `hub_fetches=${hubFetches} journal_requests=${addedKeys.size} summary_stored=${summary.stored} db_corpus_lines=${corpusLines} `
+  + `summary_pending=${summary.pending} journal_pending=${pendingRequests} links_dropped=${summary.linksDropped ?? 'n/a'}`);

@@ -113,16 +113,34 @@ export class Pipeline {
    * crawl; a failed write throws.
    */
   async commitExtracted(input: PageInput, page: ExtractedPage): Promise<CommitResult> {
-    let analyzed: AnalyzedPage;
-    try {
-      analyzed = analyzeExtractedPage(input, page, this.config, { stemCache: this.stemCache });
-    } catch (error) {
-      const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
-      this.countError();
-      return { decision: await this.recordSkip(input.url, 'parse-error', detail), finalUrl: null, title: page.title, detail };
+    return (await this.commitExtractedMany([{ input, page }]))[0]!;
+  }
+
+  /**
+   * {@link commitExtracted} for pages that arrived together (the crawl's dedup worker takes every
+   * page waiting for it): committed as {@link commitMany} does, in one index transaction and one
+   * corpus append. Results in input order.
+   */
+  async commitExtractedMany(items: readonly { readonly input: PageInput; readonly page: ExtractedPage }[]): Promise<CommitResult[]> {
+    const results: (CommitResult | undefined)[] = new Array(items.length);
+    const analyzed: AnalyzedPage[] = [];
+    const positions: number[] = [];
+    for (const [i, { input, page }] of items.entries()) {
+      try {
+        analyzed.push(analyzeExtractedPage(input, page, this.config, { stemCache: this.stemCache }));
+        positions.push(i);
+      } catch (error) {
+        const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
+        this.countError();
+        results[i] = { decision: await this.recordSkip(input.url, 'parse-error', detail), finalUrl: null, title: page.title, detail };
+      }
     }
-    const decision = await this.commit(analyzed);
-    return { decision, finalUrl: analyzed.finalUrl, title: analyzed.meta.title ?? '', detail: analyzed.skip?.detail ?? '' };
+    const decisions = analyzed.length === 1 ? [await this.commit(analyzed[0]!)] : await this.commitMany(analyzed);
+    positions.forEach((i, j) => {
+      const page = analyzed[j]!;
+      results[i] = { decision: decisions[j]!, finalUrl: page.finalUrl, title: page.meta.title ?? '', detail: page.skip?.detail ?? '' };
+    });
+    return results as CommitResult[];
   }
 
   /** Sends one analysed page to the index (or records its skip), then writes the corpus line of a stored page. */
@@ -285,6 +303,6 @@ export class Pipeline {
 
   private async recordLinksOf(analyzed: AnalyzedPage): Promise<void> {
     const links = analyzed.page?.links ?? [];
-    if (links.length > 0) await this.index.recordLinks(analyzed.url, links);
+    if (links.length > 0) await this.index.recordLinks(analyzed.url, links, analyzed.page?.mainLinks ?? []);
   }
 }

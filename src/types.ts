@@ -70,9 +70,17 @@ export interface ExtractedPage {
   readonly publishedAt: string | null;
   /** Outgoing links: absolute http(s) URLs, fragments removed, deduplicated, in page order. */
   readonly links: readonly string[];
+  /**
+   * The links (of `links`) that lie inside the main text: citations, as opposed to navigation and
+   * template links. Absent when the producer cannot tell (a JSONL or WARC record without HTML).
+   */
+  readonly mainLinks?: readonly string[];
 }
 
 // ---------------------------------------------------------------- index
+
+/** A recorded link: to, from, and 1 when it lies in the linking page's main text (absent in an index from before that column). */
+export type LinkRow = readonly [to: string, from: string, inMain?: number | bigint];
 
 /** Metadata stored with every document the index sees, kept or rejected. */
 export interface DocumentMeta {
@@ -129,6 +137,9 @@ export type Decision = (
 export const SKIP_REASONS = [
   'no-text', 'too-short', 'not-html', 'too-large', 'http-error', 'robots', 'out-of-scope', 'fetch-error', 'decode-error',
   'parse-error', 'truncated',
+  // The host could not be reached (its robots.txt: connection refused, DNS failure, timeout, 5xx):
+  // not fetched, as RFC 9309 asks, but not a robots.txt rule either.
+  'unreachable',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -2,6 +2,7 @@
  * src/analyze/analyze-page.ts (analyzePage / analyzeParsedPage, pure) and src/pipeline.ts (the Pipeline:
  * index + corpus.jsonl + counters + links).
  */
+import { citationCounts } from '../src/report/citation-counts.js';
 import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -179,14 +180,17 @@ describe('Pipeline', () => {
     expect(corpusLines()).toEqual([]);
   });
 
-  it('records the links of processed pages for in-link counts, short pages included', async () => {
+  it('records the links of processed pages for in-link counts (citations), short pages included', async () => {
     const pipeline = await open();
+    // Same-host links outside any main text (a short home page, an article's related-links box) are
+    // template links; a link from another host is a citation, even from a page too short to judge.
     await pipeline.process({ url: 'http://a.test/', html: '<a href="/1">one</a> <a href="/2">two</a>' });
     await pipeline.process({ url: 'http://a.test/1', html: htmlOf(9, ['/2']) });
-    const counts = await pipeline.index.inLinkCounts();
+    await pipeline.process({ url: 'http://b.test/', html: '<a href="http://a.test/2">two</a>' });
+    const counts = citationCounts(await pipeline.index.linkRows());
     await pipeline.close();
-    expect(counts.get('http://a.test/2')).toBe(2);
-    expect(counts.get('http://a.test/1')).toBe(1);
+    expect(counts.get('http://a.test/2')).toBe(1);
+    expect(counts.get('http://a.test/1')).toBeUndefined();
   });
 
   it('refuses a bad data folder with a clear error', async () => {

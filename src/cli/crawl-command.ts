@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 import { defaultConfig, loadConfig } from '../config.js';
 import type { PartialConfig } from '../config.js';
 import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
+// Types only: crawlee is loaded when a crawl starts, not when the CLI does.
+import type { SeedOutcome } from '../crawl/seed-outcomes.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
 import { abortOnSigint, choiceFlag, indexLabel, indexUrlFrom, intFlag, statusLine, verifyOption } from './shared.js';
@@ -39,8 +41,22 @@ function reasons(byReason: Readonly<Record<string, number>>): string {
 /** The live line: pages/s, stored, rejected exact / near, skipped by reason. */
 export function crawlProgressLine(p: CrawlProgress): string {
   const skipped = p.skipped > 0 ? ` (${reasons(p.skippedBy)})` : '';
+  const hosts = p.hostRates.map((h) => `${h.host} ${h.rps.toFixed(1)}/s`).join(', ');
+  const { politeness, robots, dedup } = p.waiting;
   return `crawl: ${p.fetched} pages  ${p.pagesPerSec.toFixed(1)} pages/s  stored ${p.stored}  `
-    + `rejected ${p.exact + p.near + p.similar} (exact ${p.exact}, near ${p.near}, similar ${p.similar})  skipped ${p.skipped}${skipped}`;
+    + `rejected ${p.exact + p.near + p.similar} (exact ${p.exact}, near ${p.near}, similar ${p.similar})  skipped ${p.skipped}${skipped}`
+    + `${hosts === '' ? '' : `  hosts: ${hosts}`}  waiting: politeness ${politeness}, robots ${robots}, dedup ${dedup}`;
+}
+
+/** Exit code of a crawl in which no seed could be fetched (README, exit codes). */
+export const NO_SEED_FETCHED_EXIT_CODE = 3;
+
+/** stderr lines for the seeds that could not be fetched, and whether none could. */
+export function seedFailureLines(outcomes: readonly SeedOutcome[]): { lines: string[]; noneFetched: boolean } {
+  const lines = outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.cause ?? o.reason ?? 'not fetched'}`);
+  const noneFetched = outcomes.length > 0 && outcomes.every((o) => o.status === 'failed');
+  if (noneFetched) lines.push(`no seed could be fetched (exit code ${NO_SEED_FETCHED_EXIT_CODE})`);
+  return { lines, noneFetched };
 }
 
 /** The closing summary, for people. */
@@ -57,8 +73,8 @@ export function crawlSummaryText(s: CrawlSummary, indexUrl: string | null = null
   ];
   if (s.handledBefore > 0 || s.releasedLocks > 0 || s.repairedRequests > 0) {
     lines.push(`  resumed: ${s.handledBefore} requests handled by earlier runs`
-      + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} in-flight requests put back` : ''}`
-      + `${s.repairedRequests > 0 ? `, ${s.repairedRequests} torn queue files repaired from the frontier journal` : ''}`);
+      + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} requests in flight when it stopped fetched again` : ''}`
+      + `${s.repairedRequests > 0 ? `, a torn last line of the frontier journal ended` : ''}`);
   }
   if (s.linksDropped > 0) {
     lines.push(`  links dropped: ${s.linksDropped} (over --max-links-per-page on their page, or past --queue-multiple × the pages left)`);
@@ -139,5 +155,8 @@ export function registerCrawl(program: Command): void {
       }
       if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       else process.stdout.write(crawlSummaryText(summary, indexUrl));
+      const seedReport = seedFailureLines(summary.seedOutcomes);
+      if (seedReport.lines.length > 0) process.stderr.write(seedReport.lines.map((line) => `neardup: ${line}\n`).join(''));
+      if (seedReport.noneFetched) process.exitCode = NO_SEED_FETCHED_EXIT_CODE;
     });
 }

@@ -1,8 +1,8 @@
 /**
- * One crawl per data folder at a time. crawlee's request queue belongs to one process: it caches
- * the queue's state in memory, and a starting crawl releases the locks of in-flight requests (a
- * killed run's, see persisted-queue.ts), so a second crawl on the same folder would take the
- * first one's work or, finding it all locked, end at once with nothing done. The second crawl is
+ * One crawl per data folder at a time. The crawl's queue belongs to one process: it lives in
+ * memory, rebuilt from the frontier journal when a crawl starts (durable-request-queue.ts), so a
+ * second crawl on the same folder would fetch the first one's pending requests again and append
+ * to the same journal. The second crawl is
  * refused instead, before it touches anything, with a CrawlLockedError naming the lock file.
  * (Any number of `neardup dedup` processes may still write the folder beside one crawl: the index
  * and the corpus are safe across processes; only the crawl queue is not.)

@@ -6,22 +6,23 @@
  * like a list of articles) has its links followed; a page rejected as a duplicate does not,
  * unless `crawl.followDuplicates` is set.
  *
- * Everything lives in the data folder: neardup.db, corpus.jsonl, and crawlee's request queue in
- * `crawlee/`. Run again with the same folder, an interrupted crawl resumes: handled requests are
- * not fetched again, requests left in progress by a killed process are released, and the page
- * budget (`crawl.maxPages`) counts the pages of earlier runs too.
+ * Everything lives in the data folder: neardup.db, corpus.jsonl, and the frontier journal in
+ * `crawlee/` (crawlee's request queue itself is in memory, rebuilt from the journal: see
+ * frontier-journal.ts). Run again with the same folder, an interrupted crawl resumes: handled
+ * requests are not fetched again, requests left in progress by a killed process are pending again,
+ * and the page budget (`crawl.maxPages`) counts the pages of earlier runs too.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { LogLevel, RequestQueue, log as crawleeLog } from '@crawlee/cheerio';
+import { LogLevel, log as crawleeLog } from '@crawlee/cheerio';
 import type { Configuration } from '@crawlee/cheerio';
 import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { Config } from '../config.js';
 import { CrawlError, NeardupError, StorageError } from '../errors.js';
 import { extractParsedPage, parsePage } from '../analyze/analyze-page.js';
-import type { Decision, ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
+import type { ExtractedPage, PageInput, SkipReason } from '../types.js';
 import { openDedupStage, type DedupStage } from './dedup-stage.js';
 import type { CommitResult } from '../pipeline.js';
 import { inCrawlScope, seedScope } from './crawl-scope.js';
@@ -33,80 +34,19 @@ import { LinkBudget, addAllOptions, newRequestCount } from './link-budget.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from '../errors.js';
-import { scanPersistedQueue } from './persisted-queue.js';
-import { FrontierJournal, frontierJournalName } from './frontier-journal.js';
+import { frontierJournalName } from './frontier-journal.js';
 import type { JournalEntry } from './frontier-journal.js';
+import { openDurableRequestQueue, type DurableRequestQueue, type FrontierResume } from './durable-request-queue.js';
 import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
-import { RobotsCache } from './robots-cache.js';
+import { RobotsCache, type OriginRobots } from './robots-cache.js';
+import { SeedOutcomes } from './seed-outcomes.js';
+import { PendingVerdicts } from './pending-verdicts.js';
+import { HostRates } from './crawl-activity.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
 
-/** One page's outcome, as it happens. */
-export interface CrawlPageEvent {
-  readonly url: string;
-  /** URL after redirects, or null. */
-  readonly finalUrl: string | null;
-  /** Link depth from the seeds, or null for a page never fetched (a robots.txt skip). */
-  readonly depth: number | null;
-  readonly title: string;
-  readonly decision: Decision;
-  /** Why a skipped page was skipped ('' otherwise). */
-  readonly detail: string;
-}
-
-/** Counters while crawling. */
-export interface CrawlProgress extends PipelineCounters {
-  /** Requests fetched (or failed for good) in this run. */
-  readonly fetched: number;
-  readonly elapsedMs: number;
-  /** Fetched pages per second in this run. */
-  readonly pagesPerSec: number;
-}
-
-/** What a crawl did. */
-export interface CrawlSummary extends CrawlProgress {
-  readonly dataDir: string;
-  readonly seeds: readonly string[];
-  /** Requests handled by earlier runs on this data folder (a resumed crawl). */
-  readonly handledBefore: number;
-  /** In-progress requests of a stopped run put back in the queue at the start. */
-  readonly releasedLocks: number;
-  /**
-   * Request files of the queue found torn at the start (a killed process), whose requests were
-   * added again from the frontier journal (src/crawl/frontier-journal.ts).
-   */
-  readonly repairedRequests: number;
-  /** Requests still in the queue: 0 when the crawl finished. */
-  readonly pending: number;
-  /** In-scope links this run left out of the queue (over maxLinksPerPage or the queue bound: link-budget.ts). */
-  readonly linksDropped: number;
-  /** Why the crawl ended. */
-  readonly stopReason: 'finished' | 'max-pages' | 'aborted';
-}
-
-export interface CrawlOptions {
-  /** Start URLs (http or https). Their hosts (or domains) make the scope. */
-  readonly seeds: readonly string[];
-  /** Folder of the database, the corpus and the request queue; created if missing. @default './data' */
-  readonly dataDir?: string;
-  /** A PostgreSQL index shared with other crawler processes instead of dataDir's neardup.db. @default null */
-  readonly indexUrl?: string | null;
-  readonly config: Config;
-  /** Aborting stops fetching new pages; pages in flight finish, the queue keeps the rest. */
-  readonly signal?: AbortSignal;
-  /** Called after each page's decision (and each robots.txt skip). */
-  readonly onPage?: (event: CrawlPageEvent) => void;
-  /** Called every `progressIntervalMs` while crawling. */
-  readonly onProgress?: (progress: CrawlProgress) => void;
-  /** @default 1000 */
-  readonly progressIntervalMs?: number;
-  /**
-   * Run deduplication (fingerprints, the index, the corpus) in a worker thread, off the thread
-   * that drives the crawl (src/crawl/dedup-stage.ts).
-   * @default true when the machine has more than one core
-   */
-  readonly dedupWorker?: boolean;
-}
+export type { CrawlOptions, CrawlPageEvent, CrawlProgress, CrawlSummary } from './crawl-types.js';
+import type { CrawlOptions, CrawlPageEvent, CrawlProgress, CrawlSummary } from './crawl-types.js';
 
 function lastModifiedIso(header: string | string[] | undefined): string | null {
   if (typeof header !== 'string') return null;
@@ -137,12 +77,15 @@ function crawleeDirOf(dataDir: string): string {
   return crawleeDir;
 }
 
-/** crawlee's configuration and request queue of the data folder (the dedup stage closed if they fail). */
-async function openQueue(crawleeDir: string, dedup: DedupStage): Promise<{ crawleeConfig: Configuration; queue: RequestQueue }> {
+/**
+ * crawlee's configuration and request queue of the data folder, the queue filled from the
+ * frontier journal (the dedup stage closed if they fail).
+ */
+async function openQueue(crawleeDir: string, dedup: DedupStage): Promise<{ crawleeConfig: Configuration; queue: DurableRequestQueue; resume: FrontierResume }> {
   try {
     const crawleeConfig = crawleeConfiguration(crawleeDir);
-    const queue = await RequestQueue.open(null, { config: crawleeConfig });
-    return { crawleeConfig, queue };
+    const { queue, resume } = await openDurableRequestQueue(crawleeConfig, join(crawleeDir, frontierJournalName));
+    return { crawleeConfig, queue, resume };
   } catch (error) {
     await dedup.close();
     throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
@@ -159,6 +102,7 @@ interface CrawlRun {
   stopReason: CrawlSummary['stopReason'];
   /** Set once the crawler exists; stopping before that is never needed. */
   crawler: PageCrawler | null;
+  readonly hostRates: HostRates;
 }
 
 /**
@@ -181,26 +125,41 @@ interface CrawlContext {
   /** What the queue may still take (link-budget.ts). */
   readonly linkBudget: LinkBudget;
   readonly dedup: DedupStage;
-  readonly journal: FrontierJournal;
+  readonly queue: DurableRequestQueue;
+  /** Pages handed to the dedup stage whose verdicts have not arrived. */
+  readonly verdicts: PendingVerdicts;
   readonly run: CrawlRun;
   readonly emit: (event: CrawlPageEvent) => void;
   /** URLs already recorded as robots skips in this run (a disallowed page is linked from many pages). */
   readonly robotsSkipped: Set<string>;
 }
 
-/** Records a URL robots.txt disallows (once per run). */
+/** The skip of a URL robots.txt does not let us fetch, from what is known of its origin. */
+function robotsSkipOf(origin: OriginRobots): { reason: SkipReason; detail: string } {
+  if (origin.source === 'fetched') return { reason: 'robots', detail: 'disallowed by robots.txt' };
+  if (origin.source.startsWith('unreachable')) return { reason: 'unreachable', detail: `robots.txt ${origin.source}` };
+  return { reason: 'robots', detail: `robots.txt ${origin.source}` };
+}
+
+/**
+ * Records a URL robots.txt does not let us fetch (once per run): `robots` for a rule of a
+ * robots.txt that was read, `unreachable` (with the error) when the host's robots.txt could not be
+ * reached, which RFC 9309 also reads as "disallow all".
+ */
 async function recordRobotsSkip(ctx: CrawlContext, url: string): Promise<void> {
   if (ctx.robotsSkipped.has(url)) return;
   ctx.robotsSkipped.add(url);
-  const origin = await ctx.robots.forUrl(url);
-  const detail = origin.source === 'fetched' ? 'disallowed by robots.txt' : `robots.txt ${origin.source}`;
-  await ctx.dedup.recordSkip(url, 'robots', detail);
-  ctx.emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason: 'robots' }, detail });
+  const { reason, detail } = robotsSkipOf(await ctx.robots.forUrl(url));
+  await ctx.dedup.recordSkip(url, reason, detail);
+  ctx.emit({ url, finalUrl: null, depth: null, title: '', decision: { kind: 'skipped', reason }, detail });
 }
 
 /**
  * The links of a page to enqueue: in scope (one URL parse each), the first `admit(count)` of those
- * (the link budget), allowed by robots.txt.
+ * (the link budget), not disallowed by a robots.txt already read. A link whose origin's robots.txt
+ * is not known yet is enqueued too, and checked when the crawler takes it (page-crawler.ts): the
+ * handler never waits for another host's robots.txt, which for an unreachable host can take a DNS
+ * or connect timeout.
  */
 async function linksToFollow(ctx: CrawlContext, links: readonly string[], depth: number, admit: (count: number) => number): Promise<JournalEntry[]> {
   const inScope: [string, URL][] = [];
@@ -210,16 +169,17 @@ async function linksToFollow(ctx: CrawlContext, links: readonly string[], depth:
   }
   const follow: JournalEntry[] = [];
   for (const [link, url] of inScope.slice(0, admit(inScope.length))) {
-    const allowed = ctx.robots.allows(url);
-    if (allowed === true || (allowed !== false && (await allowed))) follow.push({ url: link, crawlDepth: depth });
-    else await recordRobotsSkip(ctx, link);
+    if (ctx.robots.allows(url) === false) await recordRobotsSkip(ctx, link);
+    else follow.push({ url: link, crawlDepth: depth });
   }
   return follow;
 }
 
-/** Journalled first, then queued (see frontier-journal.ts); resolves with how many were new to the queue. */
+/**
+ * Journalled first, then queued, by the queue itself (see durable-request-queue.ts); resolves with
+ * how many were new to the queue.
+ */
 async function enqueue(ctx: CrawlContext, requests: readonly JournalEntry[]): Promise<number> {
-  ctx.journal.append(requests);
   return newRequestCount(await ctx.run.crawler!.addRequests([...requests], addAllOptions(requests.length)));
 }
 
@@ -241,10 +201,15 @@ async function recordFailure(ctx: CrawlContext, url: string, depth: number | nul
   ctx.emit({ url, finalUrl: null, depth, title: '', decision: { kind: 'skipped', reason }, detail });
 }
 
-/** One fetched page: extract, hand to the dedup stage, then follow its links when it was not a duplicate. */
+/**
+ * One fetched page: extract, then hand to the dedup stage and return; its verdict, and the links it
+ * lets the crawl follow, are dealt with when they arrive (pending-verdicts.ts), while this
+ * concurrency slot fetches the next page.
+ */
 async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): Promise<void> {
   const { run, settings } = ctx;
   run.fetched++;
+  run.hostRates.record(context.request.url);
   const { request, response } = context;
   const depth = request.crawlDepth;
   const input: PageInput = {
@@ -266,19 +231,22 @@ async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): P
     });
     return;
   }
-  let committed: CommitResult;
-  try {
-    // Fingerprint, check-and-insert, corpus line: answered once written.
-    committed = await ctx.dedup.commitPage(input, page);
-  } catch (error) {
-    stopOnStorageFailure(run, error);
-    throw error;
-  }
+  const work = commitAndFollow(ctx, request.url, depth, input, page);
+  // The journal records the page done only once its links are journalled (or it was a duplicate).
+  ctx.queue.deferDone(request, work);
+  await ctx.verdicts.track(work);
+}
+
+/** The dedup stage's verdict on a page, then its links enqueued when it was not a duplicate. */
+async function commitAndFollow(ctx: CrawlContext, url: string, depth: number, input: PageInput, page: ExtractedPage): Promise<void> {
+  const { settings } = ctx;
+  // Fingerprint, check-and-insert, corpus line: answered once written. A failure stops the crawl
+  // (PendingVerdicts' onError); the page, never recorded done, is processed again by the next run.
+  const committed: CommitResult = await ctx.dedup.commitPage(input, page);
   const { decision } = committed;
-  ctx.emit({ url: request.url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
+  ctx.emit({ url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
   const isDuplicate = decision.kind === 'exact' || decision.kind === 'near' || decision.kind === 'similar';
   if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
-  // Added before the handler returns, so that a request marked handled always has its links queued.
   await followLinks(ctx, page.links, depth + 1);
 }
 
@@ -286,6 +254,7 @@ async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): P
 async function handleFailure(ctx: CrawlContext, context: CheerioCrawlingContext, error: Error): Promise<void> {
   const request: Request = context.request;
   ctx.run.fetched++;
+  ctx.run.hostRates.record(request.url);
   if (ctx.run.fatal !== null) return;
   const skip = findPageSkip(error);
   try {
@@ -297,7 +266,7 @@ async function handleFailure(ctx: CrawlContext, context: CheerioCrawlingContext,
 }
 
 /** The crawler of one run: crawlee's options, neardup's fetch policy and the two handlers. */
-function createCrawler(ctx: CrawlContext, queue: RequestQueue, crawleeConfig: Configuration, pacer: HostPacer, budget: number): PageCrawler {
+function createCrawler(ctx: CrawlContext, queue: DurableRequestQueue, crawleeConfig: Configuration, pacer: HostPacer, budget: number): PageCrawler {
   const { settings } = ctx;
   return new PageCrawler({
     requestQueue: queue,
@@ -324,6 +293,9 @@ function createCrawler(ctx: CrawlContext, queue: RequestQueue, crawleeConfig: Co
     maxRedirects: settings.maxRedirects,
     allowRedirect: (url) => inCrawlScope(ctx.scope, url),
     robotsAllowRedirect: (url) => ctx.robots.allows(url),
+    robotsAllow: (url) => ctx.robots.allows(url),
+    onDisallowed: (request) => recordRobotsSkip(ctx, request.url),
+    pendingWork: () => ctx.verdicts.size,
     parse: parsePage as (html: string) => CheerioAPI,
     pacer,
     budget,
@@ -331,22 +303,11 @@ function createCrawler(ctx: CrawlContext, queue: RequestQueue, crawleeConfig: Co
   });
 }
 
-/**
- * Seeds admitted, torn request files repaired from the journal, then the crawl until it ends; sets
- * the run's stop reason (or its fatal error).
- */
-async function runCrawler(ctx: CrawlContext, seeds: readonly string[], tornFiles: number, budget: number, signal: AbortSignal | undefined): Promise<number> {
+/** Seeds admitted, then the crawl until it ends; sets the run's stop reason (or its fatal error). */
+async function runCrawler(ctx: CrawlContext, seeds: readonly string[], budget: number, signal: AbortSignal | undefined): Promise<void> {
   const crawler = ctx.run.crawler!;
-  let repairedRequests = 0;
   try {
     const admitted = await linksToFollow(ctx, seeds, 0, (count) => count);
-    if (tornFiles > 0) {
-      // A killed process tore some of crawlee's request files: add every request ever journalled
-      // again; crawlee keeps those it still has (handled or not) and recreates the lost ones.
-      const all = ctx.journal.read();
-      repairedRequests = tornFiles;
-      if (all.length > 0) ctx.linkBudget.addedOutside(newRequestCount(await crawler.addRequests(all, addAllOptions(all.length))));
-    }
     if (admitted.length > 0) ctx.linkBudget.addedOutside(await enqueue(ctx, admitted));
     if (budget > 0 && signal?.aborted !== true) await crawler.run();
     await crawler.settled();
@@ -355,7 +316,10 @@ async function runCrawler(ctx: CrawlContext, seeds: readonly string[], tornFiles
   } catch (error) {
     ctx.run.fatal ??= error;
   }
-  return repairedRequests;
+  // A stopped crawler does not wait for the verdicts of the pages it handled; the data folder is
+  // closed only after them.
+  await ctx.verdicts.settled();
+  await ctx.queue.settled();
 }
 
 /**
@@ -378,11 +342,8 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
   const { config } = options;
   const settings = config.crawl;
   const crawleeDir = crawleeDirOf(dataDir);
-  const queueDir = join(crawleeDir, 'request_queues', 'default');
-  const before = scanPersistedQueue(queueDir, { releaseLocks: true });
-  const journal = new FrontierJournal(join(crawleeDir, frontierJournalName));
   const dedup = await openDedupStage({ dataDir, config, indexUrl: options.indexUrl ?? null, worker: options.dedupWorker ?? availableParallelism() > 1 });
-  const run: CrawlRun = { fetched: 0, errors: 0, fatal: null, stopReason: 'finished', crawler: null };
+  const run: CrawlRun = { fetched: 0, errors: 0, fatal: null, stopReason: 'finished', crawler: null, hostRates: new HostRates() };
   const started = Date.now();
   const progress = (): CrawlProgress => {
     const elapsedMs = Date.now() - started;
@@ -390,11 +351,14 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
       ...dedup.counters,
       errors: dedup.counters.errors + run.errors,
       fetched: run.fetched,
+      hostRates: run.hostRates.top(3, elapsedMs),
+      waiting: { politeness: run.crawler?.parked ?? 0, robots: run.crawler?.waitingForRobots ?? 0, dedup: ctx.verdicts.size },
       elapsedMs,
       pagesPerSec: elapsedMs > 0 ? (run.fetched * 1000) / elapsedMs : 0,
     };
   };
 
+  const seedOutcomes = new SeedOutcomes(seeds);
   const pacer = new HostPacer({ intervalMs: 60_000 / settings.maxRequestsPerMinutePerHost });
   const robots = new RobotsCache({
     userAgent: settings.userAgent,
@@ -402,14 +366,21 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
     enabled: settings.respectRobots,
     onOrigin: (origin, found) => pacer.setCrawlDelay(hostnameOf(origin), found.policy.crawlDelaySecs),
   });
-  const budget = Math.max(0, settings.maxPages - before.handled);
+  const { crawleeConfig, queue, resume } = await openQueue(crawleeDir, dedup);
+  const budget = Math.max(0, settings.maxPages - resume.handledBefore);
+  // Pending at the start: the journal's requests added and not done (the queue was filled from it).
   const linkBudget = new LinkBudget({
-    maxLinksPerPage: settings.maxLinksPerPage, queueBudgetMultiple: settings.queueBudgetMultiple, budget, pendingAtStart: before.pending,
+    maxLinksPerPage: settings.maxLinksPerPage, queueBudgetMultiple: settings.queueBudgetMultiple, budget, pendingAtStart: queue.pendingCount,
   });
   const ctx: CrawlContext = {
-    settings, scope, robots, linkBudget, dedup, journal, run, emit: (event) => options.onPage?.(event), robotsSkipped: new Set<string>(),
+    settings, scope, robots, linkBudget, dedup, queue, run,
+    verdicts: new PendingVerdicts(settings.concurrency, (error) => stopOnStorageFailure(run, error)),
+    emit: (event) => {
+      seedOutcomes.observe(event.url, event.decision, event.detail);
+      options.onPage?.(event);
+    },
+    robotsSkipped: new Set<string>(),
   };
-  const { crawleeConfig, queue } = await openQueue(crawleeDir, dedup);
   const crawler = createCrawler(ctx, queue, crawleeConfig, pacer, budget);
   run.crawler = crawler;
 
@@ -423,16 +394,14 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
     ? null
     : setInterval(() => options.onProgress!(progress()), options.progressIntervalMs ?? 1000);
   ticker?.unref();
-  let repairedRequests = 0;
   try {
-    repairedRequests = await runCrawler(ctx, seeds, before.torn, budget, options.signal);
+    await runCrawler(ctx, seeds, budget, options.signal);
   } finally {
     if (ticker !== null) clearInterval(ticker);
     options.signal?.removeEventListener('abort', onAbort);
   }
 
-  // Read from the files, which crawlee has flushed by now (its in-memory counts start at 0 in each process).
-  const { pending } = scanPersistedQueue(queueDir);
+  const pending = queue.pendingCount;
   try {
     await dedup.close();
   } catch (error) {
@@ -444,7 +413,7 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
   }
   if (run.stopReason === 'finished' && pending > 0) run.stopReason = 'max-pages';
   return {
-    ...progress(), dataDir, seeds, handledBefore: before.handled, releasedLocks: before.released, repairedRequests, pending,
-    linksDropped: linkBudget.dropped, stopReason: run.stopReason,
+    ...progress(), dataDir, seeds, handledBefore: resume.handledBefore, releasedLocks: resume.interrupted, repairedRequests: resume.tornLines, pending,
+    linksDropped: linkBudget.dropped, stopReason: run.stopReason, seedOutcomes: seedOutcomes.outcomes(),
   };
 }

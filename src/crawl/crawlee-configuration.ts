@@ -1,6 +1,6 @@
 /**
- * The crawlee Configuration of a neardup crawl: storage persisted under one folder (the request
- * queue, so that a crawl resumes), never purged on start, warnings and errors only.
+ * The crawlee Configuration of a neardup crawl: crawlee's storage in memory (the request queue is
+ * made durable by neardup's own journal, see frontier-journal.ts), warnings and errors only.
  *
  * `systemInfoIntervalMillis`: crawlee measures memory every second by spawning `ps` (ps-tree),
  * which cost about 6% of a crawl's CPU in scripts/bench-crawl.ts. The measurements only steer
@@ -11,9 +11,9 @@ import { Configuration, LogLevel } from '@crawlee/cheerio';
 
 export function crawleeConfiguration(storageDir: string): Configuration {
   return new Configuration({
-    storageClientOptions: { localDataDirectory: storageDir, persistStorage: true },
-    persistStorage: true,
-    // Never purge: the persisted queue is what makes a crawl resumable.
+    storageClientOptions: { localDataDirectory: storageDir, persistStorage: false, writeMetadata: false },
+    persistStorage: false,
+    // Nothing of crawlee's own is kept between runs; never purge the folder (it holds the journal).
     purgeOnStart: false,
     logLevel: LogLevel.WARNING,
     systemInfoIntervalMillis: 10_000,

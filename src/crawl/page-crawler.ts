@@ -23,6 +23,7 @@ import type { CheerioCrawlerOptions, CheerioCrawlingContext, Configuration, Requ
 import type { CheerioAPI } from 'cheerio';
 import { charsetFromContentType, decodeHtmlBytes, looksBinary } from '../input/decode-html-bytes.js';
 import type { HostPacer } from './host-pacer.js';
+import { HostParking } from './host-parking.js';
 import { hostnameOf } from '../url/url-host.js';
 import { PageSkipError } from '../errors.js';
 
@@ -53,6 +54,15 @@ export interface PageFetchPolicy {
   readonly robotsAllowRedirect: (url: string) => boolean | Promise<boolean>;
   /** The one HTML parse of a page. */
   readonly parse: (html: string) => CheerioAPI;
+  /**
+   * Whether robots.txt lets a queued request be fetched: a boolean once its origin's robots.txt is
+   * known, else a promise. A request waiting for it holds no concurrency slot (it is parked).
+   */
+  readonly robotsAllow: (url: string) => boolean | Promise<boolean>;
+  /** Records a queued request robots.txt does not let us fetch (the crawler then marks it handled). */
+  readonly onDisallowed: (request: Request) => Promise<void>;
+  /** Work still to finish for pages already handled (their verdicts); the crawl is not finished before it is 0. @default none */
+  readonly pendingWork?: () => number;
   /** Per-host pacing, or null for none. */
   readonly pacer: HostPacer | null;
   /**
@@ -126,6 +136,19 @@ async function decodeContent(raw: Buffer, contentEncoding: string | string[] | u
   }
 }
 
+/**
+ * How far ahead a request may book its host's start slot and wait for it holding a concurrency
+ * slot: two intervals keep a busy host's next request ready when its slot comes (a request put
+ * back in the queue instead comes back late, by the queue's own latency), and the cap bounds how
+ * long a slow host (a long Crawl-delay) can hold a slot that another host could use.
+ */
+function bookingHorizonMs(intervalMs: number): number {
+  return Math.min(1000, Math.max(200, 2 * intervalMs));
+}
+
+/** Most requests one fetch takes from the queue and parks before it gives up (an idle pass costs a pool tick). */
+const maxParkedPerFetch = 25;
+
 /** What CheerioCrawler._parseHTML returns. */
 type ParsedPage = Awaited<ReturnType<CheerioCrawler['_parseHTML']>>;
 
@@ -136,13 +159,25 @@ export class PageCrawler extends CheerioCrawler {
   /** Requests put back in the queue later (pacing, budget), awaited by `settled`. */
   private readonly reclaims = new Set<Promise<unknown>>();
   private reachedBudget = false;
+  private readonly startAt: WeakMap<Request, number>;
+  private readonly parking = new HostParking();
+  /** Requests waiting for their origin's robots.txt. */
+  private robotsWaiting = 0;
 
   constructor(options: CheerioCrawlerOptions, config: Configuration, policy: PageFetchPolicy) {
+    // Start slots booked by delayRequest, awaited just before the request goes out.
+    const startAt = new WeakMap<Request, number>();
     super({
       ...options,
+      autoscaledPoolOptions: { maybeRunIntervalSecs: 0.05, ...options.autoscaledPoolOptions },
       preNavigationHooks: [
-        (context, gotOptions) => {
+        async (context, gotOptions) => {
           const { request } = context;
+          const at = startAt.get(request);
+          if (at !== undefined) {
+            startAt.delete(request);
+            if (at > Date.now()) await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
+          }
           gotOptions.headers = {
             ...gotOptions.headers,
             'user-agent': policy.userAgent,
@@ -183,6 +218,7 @@ export class PageCrawler extends CheerioCrawler {
       ],
     }, config);
     this.policy = policy;
+    this.startAt = startAt;
     // Ours first, so that crawlee's own content-type check never sees a page we refuse.
     this.postNavigationHooks.unshift(({ request, response }) => {
       if (response === undefined) return;
@@ -244,6 +280,95 @@ export class PageCrawler extends CheerioCrawler {
     return this.startedIds.size;
   }
 
+  /** How long until a request for `host` may book its start slot (0: now). */
+  private waitToBook(host: string): number {
+    const pacer = this.policy.pacer;
+    return pacer === null ? 0 : pacer.waitToBook(host, Date.now(), bookingHorizonMs(pacer.intervalOf(host)));
+  }
+
+  /**
+   * Replaces BasicCrawler._fetchNextRequest: a parked request whose host can take it comes first;
+   * a request taken from the queue for a host that cannot take it yet is parked (host-parking.ts)
+   * and the next one taken, so that the concurrency serves the hosts that can be asked now.
+   */
+  protected override async _fetchNextRequest(): Promise<Request | null> {
+    const ready = this.parking.take((host) => this.waitToBook(host));
+    if (ready !== null) return ready;
+    for (let taken = 0; taken < maxParkedPerFetch; taken++) {
+      const request = await super._fetchNextRequest();
+      if (request === null) return null;
+      const allowed = this.policy.robotsAllow(request.url);
+      if (allowed === false) {
+        await this.skipDisallowed(request);
+        continue;
+      }
+      if (allowed !== true) {
+        this.awaitRobots(request, allowed);
+        continue;
+      }
+      if (this.parkIfBusy(request)) continue;
+      return request;
+    }
+    return null;
+  }
+
+  /** Parks a request whose host cannot take it yet; false when it may go now (or the parking is full: delayRequest then puts it back). */
+  private parkIfBusy(request: Request): boolean {
+    const pacer = this.policy.pacer;
+    if (pacer === null) return false;
+    const host = hostnameOf(request.url);
+    return this.waitToBook(host) > 0 && this.parking.park(request, host, pacer.intervalOf(host));
+  }
+
+  /**
+   * A request whose origin's robots.txt is being read waits for it outside the concurrency (an
+   * unreachable host may take a DNS or connect timeout to fail), then is parked or skipped.
+   */
+  private awaitRobots(request: Request, verdict: Promise<boolean>): void {
+    this.robotsWaiting++;
+    const done = verdict.then(async (allowed) => {
+      if (!allowed) return this.skipDisallowed(request);
+      const pacer = this.policy.pacer;
+      const host = hostnameOf(request.url);
+      if (pacer === null || !this.parking.park(request, host, pacer.intervalOf(host))) {
+        this.parking.parkReady(request, host);
+      }
+    }).catch(() => undefined).finally(() => {
+      this.robotsWaiting--;
+    });
+    this.reclaims.add(done);
+    void done.finally(() => this.reclaims.delete(done));
+  }
+
+  /** Records a request robots.txt disallows and marks it handled. */
+  private async skipDisallowed(request: Request): Promise<void> {
+    await this.policy.onDisallowed(request);
+    await this.requestQueue!.markRequestHandled(request);
+  }
+
+  /** Replaces BasicCrawler._isTaskReadyFunction: a parked request whose host is ready is a task too. */
+  protected override async _isTaskReadyFunction(): Promise<boolean> {
+    return this.parking.hasReady((host) => this.waitToBook(host)) || super._isTaskReadyFunction();
+  }
+
+  /**
+   * Replaces BasicCrawler._defaultIsFinishedFunction: not finished while requests are parked or
+   * wait for robots.txt, or while handled pages still wait for verdicts whose links may come.
+   */
+  protected override async _defaultIsFinishedFunction(): Promise<boolean> {
+    return this.parking.size === 0 && this.robotsWaiting === 0 && (this.policy.pendingWork?.() ?? 0) === 0 && super._defaultIsFinishedFunction();
+  }
+
+  /** Requests parked until their host's next start slot. */
+  get parked(): number {
+    return this.parking.size;
+  }
+
+  /** Requests waiting for their origin's robots.txt. */
+  get waitingForRobots(): number {
+    return this.robotsWaiting;
+  }
+
   /** Whether the crawl stopped because it started `budget` requests. */
   get budgetReached(): boolean {
     return this.reachedBudget;
@@ -268,10 +393,15 @@ export class PageCrawler extends CheerioCrawler {
       this.stop('page budget reached');
       return true;
     }
-    const wait = this.policy.pacer === null ? 0 : this.policy.pacer.reserve(hostnameOf(request.url));
-    if (wait > 0) {
-      this.putBack(request, source, wait);
-      return true;
+    const pacer = this.policy.pacer;
+    if (pacer !== null) {
+      const host = hostnameOf(request.url);
+      const booking = pacer.book(host, Date.now(), bookingHorizonMs(pacer.intervalOf(host)));
+      if ('retryInMs' in booking) {
+        this.putBack(request, source, booking.retryInMs);
+        return true;
+      }
+      if (booking.startInMs > 0) this.startAt.set(request, Date.now() + booking.startInMs);
     }
     this.startedIds.add(id);
     return false;

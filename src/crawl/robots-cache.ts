@@ -7,6 +7,7 @@
  * ours, and treats a server error as "allow all". Here the fetch has a timeout and a size cap,
  * sends our User-Agent, and follows RFC 9309: 4xx → allow all, 5xx or unreachable → disallow all.
  */
+import PQueue from 'p-queue';
 import { allowAllRobots, disallowAllRobots, parseRobotsTxt, robotsAllows, robotsPolicyFor } from './robots-rules.js';
 import type { RobotsPolicy, RobotsRules } from './robots-rules.js';
 
@@ -26,6 +27,13 @@ export interface RobotsCacheOptions {
   readonly maxBytes?: number;
   /** When false every URL is allowed and nothing is fetched. @default true */
   readonly enabled?: boolean;
+  /**
+   * robots.txt fetches in flight at once. Each starts with a DNS lookup, which Node runs on libuv's
+   * four-thread pool; a page linking to hundreds of unreachable hosts (a lookup may take a resolver
+   * timeout of 5 s to fail) would otherwise fill the pool, and the crawl's own page requests would
+   * wait behind them for their lookups until they time out. @default 2
+   */
+  readonly maxConcurrentFetches?: number;
   /** Called once per origin, when its robots.txt has been read (or found missing or unreachable). */
   readonly onOrigin?: (origin: string, robots: OriginRobots) => void;
 }
@@ -58,8 +66,10 @@ export class RobotsCache {
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private readonly enabled: boolean;
+  private readonly fetches: PQueue;
 
   constructor(options: RobotsCacheOptions) {
+    this.fetches = new PQueue({ concurrency: options.maxConcurrentFetches ?? 2 });
     this.userAgent = options.userAgent;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxBytes = options.maxBytes ?? 512_000;
@@ -98,7 +108,7 @@ export class RobotsCache {
   private forOrigin(origin: string): Promise<OriginRobots> {
     let entry = this.origins.get(origin);
     if (entry === undefined) {
-      entry = this.fetchOrigin(origin).then((robots) => {
+      entry = this.fetches.add(() => this.fetchOrigin(origin)).then((robots) => {
         this.known.set(origin, robots);
         this.onOrigin?.(origin, robots);
         return robots;

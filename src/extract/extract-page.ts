@@ -11,7 +11,7 @@ import { load, type CheerioAPI } from 'cheerio';
 import type { ExtractedPage } from '../types.js';
 import { documentOf, isElement, type DomElement, type DomNode } from './dom-node.js';
 import { extractMainText } from './main-text.js';
-import { readPageMetadata, toIsoDate } from './page-metadata.js';
+import { readPageMetadata, toIsoDate, type PageMetadata } from './page-metadata.js';
 
 /**
  * Parses a page with htmlparser2 (fast and forgiving; no html/head/body are invented).
@@ -78,7 +78,21 @@ export function extractPage($: CheerioAPI, url?: string): ExtractedPage {
     canonicalUrl: meta.canonicalUrl,
     publishedAt: meta.publishedAt ?? articleTime(meta.times, main.containers),
     links: meta.links,
+    mainLinks: linksInside(meta.anchors, main.containers),
   };
+}
+
+/**
+ * The links whose anchor lies inside a main-text container, in page order: what the text cites, as
+ * opposed to the menus and sidebars around it (report/choose-primary.ts counts them as in-links).
+ */
+function linksInside(anchors: PageMetadata['anchors'], containers: readonly DomElement[]): string[] {
+  if (containers.length === 0) return [];
+  const inside = new Set<string>();
+  for (const { element, url } of anchors) {
+    if (!inside.has(url) && containers.some((c) => isInside(element, c))) inside.add(url);
+  }
+  return [...inside];
 }
 
 /** {@link parseHtml} then {@link extractPage}. */

@@ -14,6 +14,8 @@ export interface PageMetadata {
   /** `<time datetime>` elements in document order, for a date inside the article. */
   readonly times: readonly { readonly element: DomElement; readonly datetime: string }[];
   readonly links: readonly string[];
+  /** Each `<a>`/`<area>` element whose link is in `links`, with that link (an element per link and place). */
+  readonly anchors: readonly { readonly element: DomElement; readonly url: string }[];
   /** The URL relative references resolve against (base href over page URL), or null. */
   readonly baseUrl: string | null;
 }
@@ -119,7 +121,7 @@ export function readPageMetadata(root: DomNode, pageUrl?: string): PageMetadata 
   let itempropDate: string | null = null;
   const jsonLd: string[] = [];
   const times: { element: DomElement; datetime: string }[] = [];
-  const hrefs: string[] = [];
+  const hrefs: { element: DomElement; href: string }[] = [];
 
   // Elements whose <title> children are not the page title.
   let foreignDepth = 0;
@@ -182,7 +184,7 @@ export function readPageMetadata(root: DomNode, pageUrl?: string): PageMetadata 
         continue;
       case 'a':
       case 'area':
-        if (a.href !== undefined) hrefs.push(a.href);
+        if (a.href !== undefined) hrefs.push({ element: node, href: a.href });
         break;
       case 'time':
         if (a.datetime !== undefined) times.push({ element: node, datetime: a.datetime });
@@ -204,13 +206,16 @@ export function readPageMetadata(root: DomNode, pageUrl?: string): PageMetadata 
 
   const base = baseUrlOf(baseHref, pageUrl);
   const links: string[] = [];
+  const anchors: { element: DomElement; url: string }[] = [];
   const seen = new Set<string>();
-  for (const href of hrefs) {
+  for (const { element, href } of hrefs) {
     // A link longer than any server accepts is not followed: a 10 MB href would otherwise become a
     // 10 MB request line (which stalls until the handler timeout) and a 10 MB row in the database.
     if (href.length > maxUrlChars) continue;
     const url = resolveHttpUrl(href, base);
-    if (url === null || url.length > maxUrlChars || seen.has(url)) continue;
+    if (url === null || url.length > maxUrlChars) continue;
+    anchors.push({ element, url });
+    if (seen.has(url)) continue;
     seen.add(url);
     links.push(url);
   }
@@ -222,6 +227,7 @@ export function readPageMetadata(root: DomNode, pageUrl?: string): PageMetadata 
     publishedAt: metaDate ?? itempropDate ?? jsonLdDate(jsonLd),
     times,
     links,
+    anchors,
     baseUrl: base,
   };
 }

@@ -18,14 +18,16 @@
  *   documents it would match are never both stored either: it runs in the same transaction, after
  *   the k rule (see second-stage.ts).
  *
- * The in-memory view (candidate table, URL lookup, second-stage keys) is built on the first lookup,
- * write or getByUrl; reports read SQLite only. Statements: index-statements.ts; opening:
- * index-database.ts; argument checks: index-options.ts.
+ * The in-memory view (candidate table, URL lookup of url-lookup.ts, second-stage keys) is built on the first lookup,
+ * write or getByUrl (table-loading.ts); stored(), rejected(), skipped(), stats() and linkRows()
+ * read SQLite only, so reports need not build it. The class reads as: opening, the API, judging a
+ * document, the write transaction and the in-memory view. Statements and row mapping live in
+ * index-statements.ts, opening the file in index-database.ts, argument checks in index-options.ts.
  */
 import type Database from 'better-sqlite3';
 import { IndexError, ValidationError, describeValue } from '../errors.js';
 import type {
-  Decision, Fingerprint, FingerprintParams, IndexCandidate, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
+  Decision, Fingerprint, FingerprintParams, IndexCandidate, LinkRow, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
 } from '../types.js';
 import { blockLayout, type BlockLayout } from './block-layout.js';
 import type { CandidateTable } from './candidate-table.js';
@@ -191,21 +193,18 @@ export class FingerprintIndex {
     return this.#write(() => this.#prior(url) ?? this.#insertSkip(url, reason, detail));
   }
 
-  /** Records the links of a page (distinct from → to pairs; a self-link is ignored). */
-  recordLinks(fromUrl: string, toUrls: readonly string[]): void {
+  /** Records the links of a page (distinct from → to pairs; a self-link is ignored); `mainUrls`: those inside its main text. */
+  recordLinks(fromUrl: string, toUrls: readonly string[], mainUrls: readonly string[] = []): void {
     assertLinks(fromUrl, toUrls);
+    const main = new Set(mainUrls);
     this.#write(() => {
-      for (const to of toUrls) if (to !== fromUrl) this.#sql.insertLink.run(to, fromUrl);
+      for (const to of toUrls) if (to !== fromUrl) this.#sql.insertLink.run(to, fromUrl, main.has(to) ? 1 : 0);
     });
   }
 
-  /** URL → number of distinct other pages linking to it. */
-  inLinkCounts(): Map<string, number> {
-    return this.#read(() => {
-      const counts = new Map<string, number>();
-      for (const [url, n] of this.#sql.inLinks.all() as [string, number][]) counts.set(url, n);
-      return counts;
-    });
+  /** Every recorded link (distinct from → to pairs); report/citation-counts.ts turns them into in-links. */
+  linkRows(): LinkRow[] {
+    return this.#read(() => this.#sql.inLinks.all() as LinkRow[]);
   }
 
   /** A stored document by id (undefined for rejected ids and unknown ones). */

@@ -3,7 +3,7 @@
  * machine) or PostgreSQL (--index postgres://..., many machines). Async, since a server is behind one.
  */
 import type {
-  Decision, Fingerprint, FingerprintParams, IndexCandidate, SkipReason, StoredDocument,
+  Decision, Fingerprint, FingerprintParams, IndexCandidate, LinkRow, SkipReason, StoredDocument,
 } from '../types.js';
 import type { IndexStats, Match } from './fingerprint-index.js';
 
@@ -17,10 +17,11 @@ export interface IndexBackend {
   checkAndInsertMany(docs: readonly IndexCandidate[]): Promise<Decision[]>;
   /** Records a skipped URL; returns its decision: this skip, or the earlier one (marked `repeated`, nothing written). */
   recordSkip(url: string, reason: SkipReason, detail?: string | null): Promise<Decision>;
-  recordLinks(fromUrl: string, toUrls: readonly string[]): Promise<void>;
+  /** Records a page's links; `mainUrls`: those inside its main text (citations, links.in_main). */
+  recordLinks(fromUrl: string, toUrls: readonly string[], mainUrls?: readonly string[]): Promise<void>;
   get(id: number): Promise<StoredDocument | undefined>;
-  /** URL → number of distinct other pages linking to it. */
-  inLinkCounts(): Promise<Map<string, number>>;
+  /** Every recorded link (to, from, in_main); report/citation-counts.ts turns them into in-links. */
+  linkRows(): Promise<LinkRow[]>;
   stats(): Promise<IndexStats>;
   /**
    * Runs `body` with the stored documents among `ids` whose corpus lines belong to this process's

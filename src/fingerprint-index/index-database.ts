@@ -82,6 +82,12 @@ function readSchema(db: Database.Database, path: string, readonly: boolean): Fin
   }
 }
 
+/** links.in_main, added to an index made before it (additive: old rows read as 0, not in the main text). */
+function addLinksInMainColumn(db: Database.Database): void {
+  const columns = db.prepare('SELECT name FROM pragma_table_info(\'links\')').pluck().all() as string[];
+  if (!columns.includes('in_main')) db.exec('ALTER TABLE links ADD COLUMN in_main INTEGER NOT NULL DEFAULT 0');
+}
+
 /** Creates the schema of an empty index, or checks the parameters of an existing one. */
 function createOrCheckSchema(db: Database.Database, path: string, options: ResolvedIndexOptions): void {
   const { params, readonly } = options;
@@ -96,6 +102,7 @@ function createOrCheckSchema(db: Database.Database, path: string, options: Resol
       );
     }
     if (version < SCHEMA_VERSION) for (const sql of SCHEMA_1_TO_2) db.exec(sql);
+    if (!readonly) addLinksInMainColumn(db);
     return;
   }
   const layout = blockLayout(params.distance);

@@ -13,7 +13,8 @@
  * url_index   (url_key, id) of every document with id ≤ counters.url_indexed_to, filled in sorted
  *             batches (see url-tail.ts); newer documents are found through the in-memory tail.
  * skipped     pages recorded with a reason instead of a fingerprint (no-text, robots, http-error, ...).
- * links       distinct (to_url, from_url) pairs of the crawl's link graph, for in-link counts.
+ * links       distinct (to_url, from_url) pairs of the crawl's link graph, with in_main (the link lies
+ *             in the linking page's main text), for citation counts.
  * counters    rows per kind (stats() without a table scan) and url_indexed_to, kept in step by every
  *             write transaction.
  * meta        params (JSON), block layout, URL key version, schema version, creation time.
@@ -105,7 +106,10 @@ ${blocks}
     TEXT_KEY_INDEX,
     `CREATE TABLE url_index (url_key INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (url_key, id)) WITHOUT ROWID`,
     `CREATE TABLE skipped (url TEXT PRIMARY KEY, reason TEXT NOT NULL, detail TEXT, at INTEGER NOT NULL) WITHOUT ROWID`,
-    `CREATE TABLE links (to_url TEXT NOT NULL, from_url TEXT NOT NULL, PRIMARY KEY (to_url, from_url)) WITHOUT ROWID`,
+    // in_main: 1 when the link lies inside the linking page's main text (a citation, not a template
+    // link). Added after schema version 1 without a version bump: older indexes get it on opening
+    // for writing (index-database.ts), and readers treat a missing column as 0.
+    `CREATE TABLE links (to_url TEXT NOT NULL, from_url TEXT NOT NULL, in_main INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (to_url, from_url)) WITHOUT ROWID`,
     `CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID`,
     `INSERT INTO counters (name, value) VALUES ('stored', 0), ('exact', 0), ('near', 0), ('similar', 0), ('skipped', 0), ('url_indexed_to', 0)`,
     BUCKET_COUNTS_TABLE,

@@ -141,8 +141,10 @@ export function prepareStatements(db: Database.Database, layout: BlockLayout): I
     insertSkipped: p('INSERT INTO skipped (url, reason, detail, at) VALUES (?, ?, ?, ?)'),
     bumpCount: p('UPDATE counters SET value = value + ? WHERE name = ?'),
     counts: p("SELECT name, value FROM counters WHERE name IN ('stored', 'exact', 'near', 'similar', 'skipped')").raw(),
-    insertLink: p('INSERT OR IGNORE INTO links (to_url, from_url) VALUES (?, ?)'),
-    inLinks: p('SELECT to_url, count(*) FROM links GROUP BY to_url').raw(),
+    // A link seen in the main text once stays a citation (the same pair from a re-crawl may lack it).
+    insertLink: p('INSERT INTO links (to_url, from_url, in_main) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET in_main = max(in_main, excluded.in_main)'),
+    // `*`: an index opened read-only from before links.in_main has two columns (citation-counts.ts).
+    inLinks: p('SELECT * FROM links').raw(),
     byId: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ? AND kind = 'stored'`),
     byIdAndUrl: p(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ? AND url = ?`),
     byUrlIndexed: p(

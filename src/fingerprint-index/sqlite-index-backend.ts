@@ -34,16 +34,16 @@ export class SqliteIndexBackend implements IndexBackend {
     return this.index.recordSkip(url, reason, detail);
   }
 
-  async recordLinks(fromUrl: string, toUrls: readonly string[]) {
-    this.index.recordLinks(fromUrl, toUrls);
+  async recordLinks(fromUrl: string, toUrls: readonly string[], mainUrls: readonly string[] = []) {
+    this.index.recordLinks(fromUrl, toUrls, mainUrls);
   }
 
   async get(id: number) {
     return this.index.get(id);
   }
 
-  async inLinkCounts() {
-    return this.index.inLinkCounts();
+  async linkRows() {
+    return this.index.linkRows();
   }
 
   async stats() {

@@ -19,7 +19,7 @@ import { hammingDistance } from '../fingerprint/fingerprint-codec.js';
 import type { Fingerprint, RejectedDocument, SkippedPage, StoredDocument } from '../types.js';
 import { fingerprintOf, matchComponents, matchNodes, treeDistance, type Node } from './match-graph.js';
 import { defaultConfig } from '../config.js';
-import type { Cluster, ClusterMember, ClusterReport, ClusterStats } from './cluster-report.js';
+import type { Cluster, ClusterMember, ClusterReport, ClusterStats, HostMirror } from './cluster-report.js';
 import { choosePrimary, type PrimaryCandidate, type PrimaryWeights } from './choose-primary.js';
 import { comparableUrl, urlFacts } from './comparable-url.js';
 import { findHostMirrors, pageHostReader, validateMirrorOptions } from './find-host-mirrors.js';
@@ -232,17 +232,63 @@ function clusterMember(nodes: readonly Node[], i: number, p: number, primaryFp: 
 
 const MEMBER_RANK = { primary: 0, exact: 1, near: 2, similar: 3 } as const;
 
-/** One cluster of two or more members with a stored one: its primary and its members, primary first. */
-function buildCluster(members: readonly number[], ctx: ClusterContext): Omit<Cluster, 'id'> {
-  const choice = choosePrimaryOf(members, ctx);
-  const p = members[choice.index]!;
+/**
+ * One cluster of two or more members with a stored one: its primary (chosen among `pool`, all
+ * members by default) and its members, primary first; `note` is added to the reasons.
+ */
+function buildCluster(members: readonly number[], ctx: ClusterContext, pool: readonly number[] = members, note?: string): Omit<Cluster, 'id'> {
+  const choice = choosePrimaryOf(pool, ctx);
+  const p = pool[choice.index]!;
   const primaryFp = fingerprintOf(ctx.nodes, p);
   const clusterMembers = members.map((i) => clusterMember(ctx.nodes, i, p, primaryFp));
   clusterMembers.sort((a, b) =>
     MEMBER_RANK[a.kind] - MEMBER_RANK[b.kind] || a.distance - b.distance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   // The primary's title, else the first member's that has one (the primary is first).
   const title = clusterMembers.find((m) => m.title.trim() !== '')?.title ?? '';
-  return { primary: ctx.nodes[p]!.doc.url, title, size: clusterMembers.length, reasons: choice.reasons, members: clusterMembers };
+  const reasons = note === undefined ? choice.reasons : [...choice.reasons, note];
+  return { primary: ctx.nodes[p]!.doc.url, title, size: clusterMembers.length, reasons, members: clusterMembers };
+}
+
+/** Whether a primary's reasons hold evidence of its own that makes it the original: canonical or date. */
+function hasOwnEvidence(reasons: readonly string[]): boolean {
+  return reasons.some((r) => r.startsWith('canonical') || r.startsWith('earliest date'));
+}
+
+/**
+ * Keeps the report from contradicting itself: when host B mirrors host A, a shared cluster whose
+ * primary is B's page keeps it only if that page has canonical or date evidence of its own (and
+ * the reasons say so); otherwise its primary is chosen again among the members not on B, and the
+ * reasons say why. Returns whether a primary changed.
+ */
+function reconcileMirrorPrimaries(
+  built: { cluster: Omit<Cluster, 'id'>; members: readonly number[] }[],
+  mirrors: readonly HostMirror[],
+  ctx: ClusterContext,
+  pageHost: (page: PageUrls) => string | null,
+): boolean {
+  let changed = false;
+  for (const entry of built) {
+    const hostOf = (i: number) => pageHost(ctx.nodes[i]!.doc);
+    const primaryNode = entry.members.find((i) => ctx.nodes[i]!.doc.url === entry.cluster.primary)!;
+    const host = hostOf(primaryNode);
+    const mirror = mirrors.find((m) => m.mirror === host && entry.members.some((i) => hostOf(i) === m.original));
+    if (mirror === undefined) continue;
+    if (hasOwnEvidence(entry.cluster.reasons)) {
+      entry.cluster = { ...entry.cluster, reasons: [...entry.cluster.reasons, `on ${mirror.mirror}, which mirrors ${mirror.original}, but named primary by its own evidence`] };
+      continue;
+    }
+    const pool = entry.members.filter((i) => hostOf(i) !== mirror.mirror);
+    if (pool.length === 0) continue;
+    entry.cluster = buildCluster(entry.members, ctx, pool, `not the copy on ${mirror.mirror}: that host mirrors ${mirror.original}, and the copy has no canonical or date evidence of its own`);
+    changed = true;
+  }
+  return changed;
+}
+
+/** Clusters largest first (then by primary URL), numbered from 1. */
+function numbered(built: readonly { cluster: Omit<Cluster, 'id'> }[]): Cluster[] {
+  const sorted = built.map((b) => b.cluster).sort((a, b) => b.size - a.size || (a.primary < b.primary ? -1 : a.primary > b.primary ? 1 : 0));
+  return sorted.map((c, i) => ({ id: i + 1, ...c }));
 }
 
 /** Skipped pages by reason (null when not given). */
@@ -296,17 +342,20 @@ export function buildClusters(
   const facts = nodeUrlFacts(nodes);
   const ctx: ClusterContext = { nodes, nodeKeys: facts.keys, nodeDepths: facts.depths, inLinksOf: inLinkCounter(facts.keys, inLinks), weights };
 
-  const built: Omit<Cluster, 'id'>[] = [];
+  const built: { cluster: Omit<Cluster, 'id'>; members: readonly number[] }[] = [];
   let singletons = storedRead.count - storedRead.kept.length;
   let orphans = 0;
   for (const members of matchComponents(nodes).values()) {
     if (!members.some((i) => nodes[i]!.stored)) orphans += members.length;
     else if (members.length === 1) singletons++;
-    else built.push(buildCluster(members, ctx));
+    else built.push({ cluster: buildCluster(members, ctx), members });
   }
-  built.sort((a, b) => b.size - a.size || (a.primary < b.primary ? -1 : a.primary > b.primary ? 1 : 0));
-  const clusters: Cluster[] = built.map((c, i) => ({ id: i + 1, ...c }));
-  const mirrors = findHostMirrors(clusters, hostPages, mirrorOptions);
+  let clusters = numbered(built);
+  let mirrors = findHostMirrors(clusters, hostPages, mirrorOptions);
+  if (reconcileMirrorPrimaries(built, mirrors, ctx, pageHost)) {
+    clusters = numbered(built);
+    mirrors = findHostMirrors(clusters, hostPages, mirrorOptions);
+  }
   const primaryNotStored = clusters.filter((c) => !c.members[0]!.stored).length;
   const skipped = countSkipped(options.skipped);
   const sizes = clusterSizes(clusters);

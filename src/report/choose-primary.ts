@@ -17,7 +17,10 @@
  *
  * Reasons name the signals on which the primary is strictly better than every other member,
  * strongest weight first, e.g. `canonical (2 of 3 members point here)`, `in-links 12 vs 3`,
- * `earliest date 2024-01-02 vs 2024-03-05`.
+ * `earliest date 2024-01-02 vs 2024-03-05`; then the evidence against it, the signals on which
+ * another member is strictly better, e.g. `but earliest date 2024-01-02 is another copy's`. In-links
+ * are citations (fingerprint-index/citation-counts.ts): template links of a page's own host do not
+ * count.
  */
 import { comparableUrl, urlFacts } from './comparable-url.js';
 
@@ -72,6 +75,22 @@ interface Signal {
   readonly scores: Float64Array;
   /** The reason text when candidate `p` is strictly best on this signal, else null. */
   readonly reason: (p: number) => string | null;
+  /** The reason against `p` when another candidate is strictly better on this signal, else null. */
+  readonly against: (p: number) => string | null;
+}
+
+/** For values where larger (or smaller) is better: the best value of the others when it beats `p`'s, else null. */
+function beatenBy(values: ArrayLike<number>, p: number, larger: boolean): number | null {
+  let best = Number.NaN;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (i === p || Number.isNaN(v)) continue;
+    if (Number.isNaN(best) || (larger ? v > best : v < best)) best = v;
+  }
+  if (Number.isNaN(best)) return null;
+  const mine = values[p]!;
+  if (Number.isNaN(mine)) return best;
+  return (larger ? best > mine : best < mine) ? best : null;
 }
 
 /** Dates closer than this are equal evidence: one hour. */
@@ -155,6 +174,10 @@ function canonicalSignal(candidates: readonly PrimaryCandidate[]): Signal {
     name: 'canonical',
     scores: ratioScores(votes),
     reason: (p) => (strictlyBest(votes, p, true) === null ? null : `canonical (${votes[p]} of ${n} members point here)`),
+    against: (p) => {
+      const other = beatenBy(votes, p, true);
+      return other === null || other === 0 ? null : `but canonical points at another copy (${other} of ${n} members vs ${votes[p]})`;
+    },
   };
 }
 
@@ -166,6 +189,10 @@ function inLinkSignal(candidates: readonly PrimaryCandidate[]): Signal {
     reason: (p) => {
       const other = strictlyBest(counts, p, true);
       return other === null ? null : `in-links ${counts[p]} vs ${other}`;
+    },
+    against: (p) => {
+      const other = beatenBy(counts, p, true);
+      return other === null ? null : `but in-links ${counts[p]} vs ${other} for another copy`;
     },
   };
 }
@@ -194,6 +221,14 @@ function dateSignal(candidates: readonly PrimaryCandidate[]): Signal {
         : [isoDay(mine), isoDay(other)];
       return `earliest date ${a} vs ${b}`;
     },
+    against: (p) => {
+      if (known < 2) return null;
+      const other = beatenBy(dates, p, false);
+      if (other === null) return null;
+      const mine = dates[p]!;
+      if (!Number.isNaN(mine) && mine - other < dateToleranceMs) return null;
+      return `but earliest date ${isoDay(other)} is another copy's${Number.isNaN(mine) ? ' (this one has none)' : ` (this one ${isoDay(mine)})`}`;
+    },
   };
 }
 
@@ -206,6 +241,10 @@ function completenessSignal(candidates: readonly PrimaryCandidate[]): Signal {
     reason: (p) => {
       const other = strictlyBest(lengths, p, true);
       return other === null ? null : `most complete text ${lengths[p]} vs ${other} chars`;
+    },
+    against: (p) => {
+      const other = beatenBy(lengths, p, true);
+      return other === null || Number.isNaN(lengths[p]!) ? null : `but another copy's text is longer (${other} vs ${lengths[p]} chars)`;
     },
   };
 }
@@ -230,6 +269,10 @@ function shallowSignal(candidates: readonly PrimaryCandidate[]): Signal {
       if (otherPath !== null) return `shallower URL (path depth ${paths[p]} vs ${otherPath})`;
       const otherCrawl = strictlyBest(crawl, p, false);
       return otherCrawl === null ? null : `fewer crawl hops (${crawl[p]} vs ${otherCrawl})`;
+    },
+    against: (p) => {
+      const otherPath = beatenBy(paths, p, false);
+      return otherPath === null || Number.isNaN(paths[p]!) ? null : `but another copy's URL is shallower (path depth ${otherPath} vs ${paths[p]})`;
     },
   };
 }
@@ -282,6 +325,10 @@ export function choosePrimary(candidates: readonly PrimaryCandidate[], weights: 
     }
   } else if (reasons.length === 0) {
     reasons.push('only member');
+  }
+  for (const { signal } of ranked) {
+    const against = signal.against(p);
+    if (against !== null) reasons.push(against);
   }
   return { index: p, reasons, scores };
 }

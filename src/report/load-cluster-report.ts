@@ -2,6 +2,7 @@
  * Reads a --data folder's index (`<data>/neardup.db`, opened read-only with the parameters stored
  * in it) and builds the cluster report. The only part of src/report/ that touches the database.
  */
+import { citationCounts } from './citation-counts.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
@@ -38,7 +39,7 @@ export function loadClusterReport(dataDir: string, config: Pick<Config, 'report'
   const params = FingerprintIndex.readParams(path);
   const index = FingerprintIndex.open(path, { params, readonly: true });
   try {
-    return buildClusters(index.stored(), index.rejected(), index.inLinkCounts(), {
+    return buildClusters(index.stored(), index.rejected(), citationCounts(index.linkRows()), {
       ...config.report,
       skipped: index.skipped(),
       distanceThreshold: params.distance,

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { PgFingerprintIndex } from '../fingerprint-index/postgres/pg-fingerprint-index.js';
 import type { RejectedDocument, SkippedPage, StoredDocument } from '../types.js';
 import { buildClusters } from './build-clusters.js';
+import { citationCounts } from './citation-counts.js';
 import type { ClusterReport } from './cluster-report.js';
 
 async function collect<T>(rows: AsyncIterable<T>): Promise<T[]> {
@@ -26,7 +27,7 @@ export async function loadPgClusterReport(url: string, config: Pick<Config, 'rep
     const rejected: RejectedDocument[] = await collect(index.rejected());
     const stored: StoredDocument[] = await collect(index.stored());
     const skipped: SkippedPage[] = await collect(index.skipped());
-    return buildClusters(stored, rejected, await index.inLinkCounts(), {
+    return buildClusters(stored, rejected, citationCounts(await index.linkRows()), {
       ...config.report,
       skipped,
       distanceThreshold: params.distance,

@@ -1,6 +1,8 @@
 /** `neardup crawl` end to end: the real CLI in a child process against a local site. */
 import { execFile } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -49,6 +51,40 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A port on 127.0.0.1 nothing listens on (a server bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('neardup crawl: seeds that cannot be fetched', () => {
+  it('reports a refused seed with its cause on stderr, records it unreachable (not robots) and exits 3', async () => {
+    const dataDir = freshDir();
+    const seed = `http://127.0.0.1:${await closedPort()}/`;
+    const { code, stdout, stderr } = await neardup(['crawl', seed, '--data', dataDir, '--json', '--timeout', '5']);
+    expect(code).toBe(3);
+    expect(stderr).toContain(`neardup: ${seed}: connection refused`);
+    expect(stderr).toContain('no seed could be fetched');
+    const summary = JSON.parse(stdout) as { skippedBy: Record<string, number>; seedOutcomes: unknown[] };
+    expect(summary.skippedBy).toEqual({ unreachable: 1 });
+    expect(summary.seedOutcomes).toEqual([expect.objectContaining({ url: seed, status: 'failed', reason: 'unreachable' })]);
+  });
+
+  it('reports a seed answering 404 (HTTP 404) and exits 3; with one good seed beside it, exits 0 and still reports it', async () => {
+    const missing = site.url('127.0.0.1', '/missing');
+    const alone = await neardup(['crawl', missing, '--data', freshDir(), '--no-robots', '--host-rpm', '1000000']);
+    expect(alone.code).toBe(3);
+    expect(alone.stderr).toContain(`neardup: ${missing}: HTTP 404`);
+    const mixed = await neardup(['crawl', missing, site.url('127.0.0.1', '/a'), '--data', freshDir(), '--no-robots', '--host-rpm', '1000000', '--max-depth', '0']);
+    expect(mixed.code).toBe(0);
+    expect(mixed.stderr).toContain(`neardup: ${missing}: HTTP 404`);
+    expect(mixed.stderr).not.toContain('no seed could be fetched');
+  });
+});
+
 describe('neardup crawl', () => {
   it('crawls into --data and prints the summary as JSON with --json', async () => {
     const dataDir = freshDir();
@@ -59,7 +95,7 @@ describe('neardup crawl', () => {
     expect(summary).toMatchObject({ stored: 2, exact: 1, near: 0, stopReason: 'finished', pending: 0, dataDir });
     expect(existsSync(join(dataDir, 'neardup.db'))).toBe(true);
     expect(existsSync(join(dataDir, 'corpus.jsonl'))).toBe(true);
-    expect(existsSync(join(dataDir, 'crawlee', 'request_queues', 'default'))).toBe(true);
+    expect(existsSync(join(dataDir, 'crawlee', 'neardup-frontier.jsonl'))).toBe(true);
     expect(site.hits.some((hit) => hit.path === '/robots.txt')).toBe(false);
   });
 

@@ -138,10 +138,11 @@ describe('robots.txt', () => {
     expect(r.fetched('127.0.0.1', '/private/secret')).toBe(true);
   });
 
-  it('fetches nothing when robots.txt fails with a server error (RFC 9309)', async () => {
+  it('fetches nothing when robots.txt fails with a server error (RFC 9309), recorded as unreachable, not robots', async () => {
     const r = await run(site({ status: 503, body: 'down' }), [['127.0.0.1', '/']]);
     expect(r.site.hits.map((hit) => hit.path)).toEqual(['/robots.txt']);
-    expect(r.results.skipped.get(r.site.url('127.0.0.1', '/'))).toMatchObject({ reason: 'robots', detail: 'robots.txt unreachable: HTTP 503' });
+    expect(r.results.skipped.get(r.site.url('127.0.0.1', '/'))).toMatchObject({ reason: 'unreachable', detail: 'robots.txt unreachable: HTTP 503' });
+    expect(r.summary.skippedBy.robots ?? 0).toBe(0);
   });
 });
 

@@ -4,7 +4,7 @@
  * pages decided as a crawl that was never interrupted.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,8 +135,8 @@ describe('resume', () => {
     expectAllDecided(expectConsistent(dataDir, configWith(1)).all);
   });
 
-  it('gets back requests whose queue files a killed process tore, from the frontier journal', async () => {
-    // Pages only the home page links to: a lost request for one of them is never found again.
+  it('resumes after a kill tore the frontier journal\'s last line: the line is ended, the next appends stay whole', async () => {
+    // Pages only the home page links to: a request lost for one of them is never found again.
     const [a, b, c] = loadDemoArticles();
     const site = await startFixtureSite({
       '127.0.0.1': {
@@ -156,17 +156,10 @@ describe('resume', () => {
       // budget, are dropped: no budget left, no room in the queue (link-budget.ts).
       expect(first).toMatchObject({ fetched: 2, pending: 2 });
       expect(first.linksDropped).toBeGreaterThanOrEqual(2);
-      // What a kill during crawlee's truncate-then-write leaves: an empty or half-written request
-      // file, and a file lock.
-      const queueDir = join(dataDir, 'crawlee', 'request_queues', 'default');
-      const pendingFiles = readdirSync(queueDir).filter((name) => name.endsWith('.json')).filter((name) => {
-        const entry = JSON.parse(readFileSync(join(queueDir, name), 'utf8')) as { orderNo: number | null; url: string };
-        return entry.orderNo !== null && /\/[abc]$/.test(entry.url);
-      });
-      expect(pendingFiles).toHaveLength(2);
-      writeFileSync(join(queueDir, pendingFiles[0]!), '');
-      writeFileSync(join(queueDir, pendingFiles[1]!), '{\n\t"id": "');
-      mkdirSync(join(queueDir, `${pendingFiles[1]!}.lock`));
+      // What a kill during an append leaves: half a line, which the next run's appends must not
+      // continue (a line made of the torn half and a whole entry would lose that entry too).
+      const journalPath = join(dataDir, 'crawlee', 'neardup-frontier.jsonl');
+      appendFileSync(journalPath, '{"url":"http://127.0.0.1:1/torn","de');
       // A new process, as after a crash (this one keeps crawlee's view of the queue in memory).
       const cli = fileURLToPath(new URL('../../scripts/neardup-from-source.js', import.meta.url));
       const output = await new Promise<string>((resolve, reject) => {
@@ -175,7 +168,11 @@ describe('resume', () => {
           else reject(error);
         });
       });
-      expect(JSON.parse(output)).toMatchObject({ stopReason: 'finished', pending: 0, repairedRequests: 2, stored: 2 });
+      expect(JSON.parse(output)).toMatchObject({ stopReason: 'finished', pending: 0, repairedRequests: 1, stored: 2 });
+      // The torn line stays one bad line; every line after it parses.
+      const lines = readFileSync(journalPath, 'utf8').split('\n').filter((line) => line !== '');
+      const bad = lines.filter((line) => { try { JSON.parse(line); return false; } catch { return true; } });
+      expect(bad).toEqual(['{"url":"http://127.0.0.1:1/torn","de']);
       const { results } = expectConsistent(dataDir, config);
       expect([...results.stored.keys()].sort()).toEqual(['/a', '/b', '/c'].map((path) => site.url('127.0.0.1', path)));
     } finally {

@@ -23,4 +23,18 @@ describe('HostPacer', () => {
     expect(pacer.reserve('fast', 1)).toBe(99);
     expect(pacer.reserve('none', 1)).toBe(99);
   });
+
+  it('books slots back to back within the horizon, and says when to ask again beyond it', () => {
+    const pacer = new HostPacer({ intervalMs: 100 });
+    expect(pacer.book('a', 1000, 200)).toEqual({ startInMs: 0 });
+    expect(pacer.book('a', 1000, 200)).toEqual({ startInMs: 100 });
+    expect(pacer.book('a', 1010, 200)).toEqual({ startInMs: 190 });
+    // The next slot (1300) is 290 ms away: beyond the horizon, nothing booked.
+    expect(pacer.book('a', 1010, 200)).toEqual({ retryInMs: 90 });
+    expect(pacer.book('a', 1100, 200)).toEqual({ startInMs: 200 });
+    expect(pacer.book('b', 1100, 200)).toEqual({ startInMs: 0 });
+    // An idle host's slot is never in the past.
+    expect(pacer.book('b', 5000, 200)).toEqual({ startInMs: 0 });
+    expect(pacer.book('b', 5000, 200)).toEqual({ startInMs: 100 });
+  });
 });

@@ -188,7 +188,7 @@ describe('page metadata', () => {
 describe('robustness', () => {
   it('handles an empty page and white space', () => {
     for (const html of ['', '   \n\t', '<!doctype html>', '<html><head></head><body></body></html>']) {
-      expect(extractHtml(html)).toEqual({ title: '', text: '', declaredLanguage: null, canonicalUrl: null, publishedAt: null, links: [] });
+      expect(extractHtml(html)).toEqual({ title: '', text: '', declaredLanguage: null, canonicalUrl: null, publishedAt: null, links: [], mainLinks: [] });
     }
   });
 

@@ -1,3 +1,4 @@
+import { citationCounts } from '../../src/report/citation-counts.js';
 import Database from 'better-sqlite3';
 import { openSync, readFileSync, writeFileSync, writeSync, closeSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -253,12 +254,17 @@ describe('bulk and idempotence', () => {
     expect(index.stats()).toEqual(before);
   });
 
-  it('records the link graph and counts distinct in-links from other pages', () => {
+  it('counts citations: distinct other pages linking from another host or from their main text, not template links', () => {
     const index = open();
-    index.recordLinks('u:a', ['u:b', 'u:c', 'u:b', 'u:a']);
-    index.recordLinks('u:b', ['u:c']);
-    index.recordLinks('u:a', ['u:c']);
-    expect(index.inLinkCounts()).toEqual(new Map([['u:b', 1], ['u:c', 2]]));
+    // a.test/1: /2 in its menu (template), /3 in its text; itself ignored.
+    index.recordLinks('http://a.test/1', ['http://a.test/2', 'http://a.test/3', 'http://a.test/2', 'http://a.test/1'], ['http://a.test/3']);
+    index.recordLinks('http://b.test/', ['http://a.test/2', 'http://a.test/3']);
+    index.recordLinks('http://a.test/4', ['http://a.test/3']);
+    expect(citationCounts(index.linkRows())).toEqual(new Map([['http://a.test/2', 1], ['http://a.test/3', 2]]));
+    // Seen in the main text later (a re-crawl): it stays a citation, whatever comes after.
+    index.recordLinks('http://a.test/1', ['http://a.test/2'], ['http://a.test/2']);
+    index.recordLinks('http://a.test/1', ['http://a.test/2']);
+    expect(citationCounts(index.linkRows()).get('http://a.test/2')).toBe(2);
   });
 });
 
@@ -268,7 +274,7 @@ describe('the database file', () => {
     first.checkAndInsert(candidate('u:1', BASE, 'h'));
     first.checkAndInsert(candidate('u:2', flipBits(BASE, [40]), 'h2'));
     first.recordSkip('u:3', 'too-short');
-    first.recordLinks('u:1', ['u:2']);
+    first.recordLinks('u:1', ['u:2'], ['u:2']);
     const stats = first.stats();
     first.close();
     expect(() => first.stats()).toThrow(IndexError);
@@ -276,7 +282,7 @@ describe('the database file', () => {
     const again = open('keep.db');
     expect(again.stats()).toEqual(stats);
     expect(again.get(1)?.url).toBe('u:1');
-    expect(again.inLinkCounts()).toEqual(new Map([['u:2', 1]]));
+    expect(citationCounts(again.linkRows())).toEqual(new Map([['u:2', 1]]));
     expect(again.checkAndInsert(candidate('u:4', flipBits(BASE, [1, 2]), 'h4'))).toMatchObject({ kind: 'near', matchId: 1 });
     expect(again.checkAndInsert(candidate('u:5', BASE, 'h'))).toMatchObject({ kind: 'exact', matchId: 1 });
     expect(again.checkAndInsert(candidate('u:2', BASE))).toMatchObject({ kind: 'near', id: 2 });

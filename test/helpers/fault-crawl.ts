@@ -11,11 +11,10 @@
  * - no two stored documents within distance k (brute force over every stored pair);
  * - corpus.jsonl: no torn line, no duplicated line, and exactly the database's stored URLs.
  *
- *   npx tsx scripts/fault-crawl.ts [--kills 10] [--seed 42] [--mode crawl|dedup|both] [--tear 0] [--keep]
- *   (scripts/fault-crawl.ts runs this harness)
+ *   npx tsx scripts/fault-crawl.ts [--kills 10] [--seed 42] [--mode crawl|dedup|both] [--tear] [--keep]
  *
- * `--tear n` also empties n pending request files of the crawl's queue after each kill (what a kill
- * during crawlee's in-place rewrite of a request file leaves; rare, made certain).
+ * `--tear` also cuts the crawl's frontier journal in the middle of its last line after each kill
+ * (what a kill during an append leaves; rare, made certain).
  *
  * Last line: `fault-crawl: mode=<..> kills=<..> stored=<..> baseline_stored=<..> problems=<..>`,
  * exit code 1 when a check fails. test/reliability/kill-resume.test.ts runs a shorter version.
@@ -34,6 +33,7 @@ import { FingerprintIndex } from '../../src/fingerprint-index/fingerprint-index.
 import { fingerprintToHex, hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import { corpusFileName, databaseFileName } from '../../src/store/data-folder.js';
 import { crawleeFolderName } from '../../src/store/data-folder.js';
+import { frontierJournalName } from '../../src/crawl/frontier-journal.js';
 import { FAULT_FREEZE_ENV, FAULT_FREEZE_MESSAGE } from '../../src/store/fault-freeze.js';
 import type { Fingerprint, FingerprintParams, RejectedDocument, SkippedPage, StoredDocument } from '../../src/types.js';
 import { makeTempDir } from './temp-dir.js';
@@ -385,11 +385,10 @@ export interface FaultRunOptions {
   /** Per-process limit (a hang fails the run). @default 600_000 */
   readonly timeoutMs?: number;
   /**
-   * After each kill of a crawl, empty this many pending request files of crawlee's queue: what a
-   * kill leaves when it lands in the middle of crawlee's in-place rewrite of such a file (seen in
-   * the 10-kill runs). Makes that rare moment certain. @default 0
+   * After each kill of a crawl, cut the frontier journal in the middle of its last line: what a
+   * kill leaves when it lands during an append. Makes that rare moment certain. @default false
    */
-  readonly tearQueueFiles?: number;
+  readonly tearJournal?: boolean;
   /** Resumes allowed after the kills before giving up. @default 5 */
   readonly maxFinishRuns?: number;
   readonly log?: (line: string) => void;
@@ -408,8 +407,8 @@ export interface FaultRunResult {
   readonly faulted: DataDirReport;
   readonly baselineRun: CliRun;
   readonly kills: readonly FaultKill[];
-  /** Request files emptied after kills (see tearQueueFiles). */
-  readonly tornQueueFiles: number;
+  /** Journal lines torn after kills (see tearJournal). */
+  readonly tornJournalLines: number;
   /** Runs after the last kill until one exited 0. */
   readonly finishRuns: readonly CliRun[];
   /** Human-readable failed checks; empty when every promise held. */
@@ -423,23 +422,15 @@ function argsFor(mode: FaultMode, input: string, dataDir: string, extra: readonl
     : ['dedup', input, '--data', dataDir, ...extra];
 }
 
-/** Empties `count` random pending request files of a crawlee queue folder; returns their URLs. */
-export function tearPendingRequests(queueDir: string, count: number, rnd: () => number): string[] {
-  const pending: { path: string; url: string }[] = [];
-  for (const name of existsSync(queueDir) ? readdirSync(queueDir).sort() : []) {
-    if (!name.endsWith('.json') || name.startsWith('__')) continue;
-    try {
-      const entry = JSON.parse(readFileSync(join(queueDir, name), 'utf8')) as { orderNo?: unknown; url?: unknown };
-      if (entry.orderNo !== null && typeof entry.url === 'string') pending.push({ path: join(queueDir, name), url: entry.url });
-    } catch { /* already torn */ }
-  }
-  const torn: string[] = [];
-  while (torn.length < count && pending.length > 0) {
-    const [victim] = pending.splice(Math.floor(rnd() * pending.length), 1);
-    truncateSync(victim!.path, 0);
-    torn.push(victim!.url);
-  }
-  return torn;
+/** Cuts a journal in the middle of its last line (a kill during an append); returns the line cut, or null. */
+export function tearJournalTail(journalPath: string, rnd: () => number): string | null {
+  if (!existsSync(journalPath)) return null;
+  const text = readFileSync(journalPath, 'utf8');
+  const end = text.endsWith('\n') ? text.length - 1 : text.length;
+  const start = text.lastIndexOf('\n', end - 1) + 1;
+  if (end - start < 2) return null;
+  truncateSync(journalPath, Buffer.byteLength(text.slice(0, start + 1 + Math.floor(rnd() * (end - start - 1)))));
+  return text.slice(start, end);
 }
 
 /** Runs the whole comparison: uninterrupted baseline, then kills and resumes, then checks. */
@@ -484,7 +475,7 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
     if (kills >= 4) shares[0] = 0;
     const killLog: FaultKill[] = [];
     let finishedEarly = false;
-    let tornQueueFiles = 0;
+    let tornJournalLines = 0;
     for (let i = 0; i < kills && !finishedEarly; i++) {
       const share = shares[i]!;
       const linesBefore = corpusLineCount(join(faultedDir, corpusFileName));
@@ -513,10 +504,10 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
       if (!killed) {
         if (run.code !== 0) throw new Error(`resumed ${options.mode} failed (exit ${run.code}): ${run.stderr.slice(-2000)}`);
         finishedEarly = true;
-      } else if (options.mode === 'crawl' && (options.tearQueueFiles ?? 0) > 0) {
-        const torn = tearPendingRequests(join(faultedDir, crawleeFolderName, 'request_queues', 'default'), options.tearQueueFiles!, rnd);
-        tornQueueFiles += torn.length;
-        log(`  emptied ${torn.length} pending request files: ${torn.join(', ')}`);
+      } else if (options.mode === 'crawl' && options.tearJournal === true) {
+        const torn = tearJournalTail(join(faultedDir, crawleeFolderName, frontierJournalName), rnd);
+        if (torn !== null) tornJournalLines++;
+        log(`  cut the journal's last line: ${torn ?? '(none)'}`);
       }
     }
     const finishRuns: CliRun[] = [];
@@ -559,7 +550,7 @@ export async function runFaultCrawl(options: FaultRunOptions): Promise<FaultRunR
     };
     sameSet('rejected URLs', baseline.rejected.map((d) => d.url), faulted.rejected.map((d) => d.url));
     sameSet('skipped URLs', baseline.skipped.map((d) => d.url), faulted.skipped.map((d) => d.url));
-    return { mode: options.mode, baseline, faulted, baselineRun, kills: killLog, tornQueueFiles, finishRuns, problems, workDir };
+    return { mode: options.mode, baseline, faulted, baselineRun, kills: killLog, tornJournalLines, finishRuns, problems, workDir };
   } finally {
     await site?.close();
   }

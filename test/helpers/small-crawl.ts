@@ -1,9 +1,9 @@
 /**
  * Small crawls for tests (the focused hostile cases of test/reliability/): distinct generated
  * pages, a fresh data folder per crawl, a crawl run in this process against a local fixture
- * site, and crawlee's request files counted as they are on disk.
+ * site, and the frontier journal's requests counted as they are on disk.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seededRandom } from './seeded-random.js';
 import { tempDir } from './temp-dir.js';
@@ -62,19 +62,27 @@ export async function crawlInto(dataDir: string, seeds: readonly string[], crawl
   return { summary, results: readCrawlResults(dataDir, config), config };
 }
 
-/** crawlee's request files in a data folder: `{ handled, pending }` by their `orderNo`. */
-export function requestFiles(dataDir: string): { readonly total: number; readonly pending: number } {
-  const dir = join(dataDir, 'crawlee', 'request_queues', 'default');
-  let names: string[];
+/**
+ * The requests a data folder's frontier journal (`crawlee/neardup-frontier.jsonl`) holds, read here
+ * from its lines, not through the crawl's own reader: `total` requests added, `pending` those
+ * without a `done` line. (crawlee's queue itself lives in memory; the journal is what is on disk.)
+ */
+export function journalRequests(dataDir: string): { readonly total: number; readonly pending: number } {
+  let text: string;
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('__'));
+    text = readFileSync(join(dataDir, 'crawlee', 'neardup-frontier.jsonl'), 'utf8');
   } catch {
     return { total: 0, pending: 0 };
   }
-  let pending = 0;
-  for (const name of names) {
-    const entry = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { orderNo?: unknown };
-    if (typeof entry.orderNo === 'number') pending++;
+  const added = new Set<string>();
+  const done = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const entry = JSON.parse(line) as { key?: unknown; done?: unknown };
+    if (typeof entry.key === 'string') added.add(entry.key);
+    if (typeof entry.done === 'string') done.add(entry.done);
   }
-  return { total: names.length, pending };
+  let pending = 0;
+  for (const key of added) if (!done.has(key)) pending++;
+  return { total: added.size, pending };
 }

@@ -4,7 +4,7 @@
  * considered, and the queue never holds more than `crawl.queueBudgetMultiple` times the pages
  * the budget has left; what is left out is counted (`linksDropped`). Enqueuing never times the
  * handler out (the hub is fetched once), and every count of the summary is what is on disk.
- * Bounded memory and disk are asserted as counts of request files, never as time.
+ * Bounded memory and disk are asserted as counts of the frontier journal's requests, never as time.
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { registerCrawl } from '../../src/cli/crawl-command.js';
 import { defaultConfig, loadConfig } from '../../src/config.js';
 import { runInProcess } from '../helpers/run-cli.js';
-import { crawlInto, freshDataDir, requestFiles, wordsPage } from '../helpers/small-crawl.js';
+import { crawlInto, freshDataDir, journalRequests, wordsPage } from '../helpers/small-crawl.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -56,7 +56,7 @@ describe('a page with 100,000 links and --max-pages 50', () => {
     cleanups.push(remove);
     const { summary, results } = await crawlInto(dataDir, [`${site.origin}/`], { maxPages: 50 });
     const multiple = defaultConfig().crawl.queueBudgetMultiple;
-    const files = requestFiles(dataDir);
+    const files = journalRequests(dataDir);
 
     expect(site.hits.get('/'), 'the hub was fetched more than once (a handler timed out while enqueuing?)').toBe(1);
     // The hub's handler ran with 49 pages of budget left and nothing else queued.
@@ -77,7 +77,7 @@ describe('a page with 100,000 links and --max-pages 50', () => {
     const { dataDir, remove } = freshDataDir('flood');
     cleanups.push(remove);
     const { summary, results } = await crawlInto(dataDir, [`${site.origin}/`], { maxPages: 1000, maxLinksPerPage: 10 });
-    expect(requestFiles(dataDir).total).toBe(11);
+    expect(journalRequests(dataDir).total).toBe(11);
     expect(summary.linksDropped).toBe(990);
     expect(summary.stopReason).toBe('finished');
     expect(summary.pending).toBe(0);
@@ -93,7 +93,7 @@ describe('a page with 100,000 links and --max-pages 50', () => {
     expect(run.code, run.stderr).toBe(0);
     // The hub: 20 of 300 considered, room for 1 × 4 pages left.
     expect(run.stdout).toContain(`links dropped: ${300 - 4}`);
-    expect(requestFiles(dataDir).total).toBe(5);
+    expect(journalRequests(dataDir).total).toBe(5);
     const bad = await runInProcess(registerCrawl, ['crawl', `${site.origin}/`, '--data', dataDir, '--max-links-per-page', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/max-links-per-page/);

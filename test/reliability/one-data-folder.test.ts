@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { neardupBin, spawnNeardup } from '../helpers/run-cli.js';
-import { freshDataDir, requestFiles, wordsPage } from '../helpers/small-crawl.js';
+import { freshDataDir, journalRequests, wordsPage } from '../helpers/small-crawl.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -64,7 +64,7 @@ describe('two crawls on one --data', () => {
     const summary = JSON.parse(firstRun.stdout) as { stopReason: string; stored: number; pending: number };
     expect(summary.stopReason).toBe('finished');
     expect(summary.pending).toBe(0);
-    expect(requestFiles(dataDir).pending).toBe(0);
+    expect(journalRequests(dataDir).pending).toBe(0);
     const results = readCrawlResults(dataDir, loadConfig({ env: {} }));
     expect(results.stored.size).toBe(9);
     expect(summary.stored).toBe(9);

@@ -242,3 +242,31 @@ describe('buildClusters', () => {
     expect(byPrimary(report.clusters, 'http://a.example/0').size).toBe(2);
   });
 });
+
+describe('host mirrors and primaries agree', () => {
+  it('a mirror host keeps a primary only on its own canonical or date evidence, and the reasons say so', () => {
+    // Five articles on a.example, each copied to b.example: clusters far apart (16 bits).
+    const fp = (c: number) => flipBits(baseFingerprint, Array.from({ length: 8 }, (_, j) => c * 8 + j));
+    const dates = [['2024-01-01', '2024-06-01'], ['2024-01-02', '2024-06-01'], ['2024-01-03', '2024-06-01'], [null, null], ['2024-06-01', '2024-01-05']];
+    const stored: StoredDocument[] = [];
+    const rejected: RejectedDocument[] = [];
+    dates.forEach(([a, b], c) => {
+      const original = storedDoc(c * 2 + 1, `http://a.example/${c}`, { fingerprint: fp(c), textHash: `t${c}`, lastModified: a });
+      stored.push(original);
+      rejected.push(exactDoc(c * 2 + 2, `http://b.example/${c}`, original, { lastModified: b }));
+    });
+    // Article 3 has no dates; b's copy is cited more (but from b's own pages' main text, say).
+    const links = new Map([['http://b.example/3', 5]]);
+    const report = buildClusters(stored, rejected, links);
+    expect(report.mirrors.map((m) => [m.mirror, m.original])).toEqual([['b.example', 'a.example']]);
+    // Without its own evidence, b's copy of article 3 is not primary: the report would say "b
+    // mirrors a" and name b's page the original.
+    const c3 = byPrimary(report.clusters, 'http://a.example/3');
+    expect(c3.reasons.at(-1)).toBe('not the copy on b.example: that host mirrors a.example, and the copy has no canonical or date evidence of its own');
+    // With its own (earlier) date, b's copy of article 4 stays primary, and the reasons say why.
+    const c4 = byPrimary(report.clusters, 'http://b.example/4');
+    expect(c4.reasons[0]).toBe('earliest date 2024-01-05 vs 2024-06-01');
+    expect(c4.reasons.at(-1)).toBe('on b.example, which mirrors a.example, but named primary by its own evidence');
+    for (const c of [0, 1, 2]) expect(byPrimary(report.clusters, `http://a.example/${c}`).reasons[0]).toMatch(/^earliest date/);
+  });
+});

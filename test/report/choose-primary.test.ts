@@ -138,8 +138,9 @@ describe('choosePrimary', () => {
     ];
     const { url, reasons } = primaryUrl(c);
     expect(url).toBe('http://b.example/p');
-    expect(reasons).toHaveLength(1);
     expect(reasons[0]).toMatch(/^best combined evidence \(score [\d.]+ vs [\d.]+\)$/);
+    // And the evidence against it: a's in-links, c's longer text.
+    expect(reasons.slice(1)).toEqual(['but in-links 9 vs 10 for another copy', 'but another copy\'s text is longer (1001 vs 1000 chars)']);
   });
 
   it('refuses an empty cluster', () => {

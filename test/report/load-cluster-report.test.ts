@@ -29,7 +29,9 @@ describe('loadClusterReport', () => {
     const cluster = report.clusters[0]!;
     expect(cluster.primary).toBe('http://origin.example/p');
     expect(cluster.title).toBe('Original');
-    expect(cluster.reasons[0]).toBe('in-links 3 vs 1');
+    // Citations: blog.example and news.example (other hosts); origin.example/'s own link to /p is
+    // outside any main text (recorded without one), a template link, which counts nothing.
+    expect(cluster.reasons[0]).toBe('in-links 2 vs 1');
     expect(cluster.members.map((m) => [m.url, m.kind, m.distance, m.stored])).toEqual([
       ['http://origin.example/p', 'primary', 0, false],
       ['http://mirror.example/p', 'near', 1, true],

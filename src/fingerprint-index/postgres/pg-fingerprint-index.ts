@@ -15,7 +15,7 @@
 import type pg from 'pg';
 import { IndexError, ValidationError, describeValue } from '../../errors.js';
 import type {
-  Decision, Fingerprint, FingerprintParams, IndexCandidate, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
+  Decision, Fingerprint, FingerprintParams, IndexCandidate, LinkRow, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
 } from '../../types.js';
 import { blockLayout, type BlockLayout } from '../block-layout.js';
 import type { IndexStats, Match } from '../fingerprint-index.js';
@@ -33,7 +33,7 @@ import { assertFingerprint, assertTextHash, assertUrl } from '../index-options.j
 import { toRejected, toStored, type DocumentRow } from '../index-statements.js';
 import { DOCUMENT_COLUMNS, assertCandidateForPg } from './pg-document-rows.js';
 import { parsePgUrl } from './pg-errors.js';
-import { PG_SCHEMA_VERSION, SETUP_LOCK_KEY, pgSchemaStatements } from './pg-schema.js';
+import { PG_LINKS_IN_MAIN, PG_SCHEMA_VERSION, SETUP_LOCK_KEY, pgSchemaStatements } from './pg-schema.js';
 import { PgSession, type PgSessionOptions } from './pg-session.js';
 
 export interface PgIndexOptions extends PgSessionOptions {
@@ -200,24 +200,31 @@ export class PgFingerprintIndex implements IndexBackend {
     });
   }
 
-  /** Records the links of a page (distinct from → to pairs; a self-link is ignored). */
-  async recordLinks(fromUrl: string, toUrls: readonly string[]): Promise<void> {
+  /** Records the links of a page (distinct from → to pairs; a self-link is ignored); `mainUrls`: those inside its main text. */
+  async recordLinks(fromUrl: string, toUrls: readonly string[], mainUrls: readonly string[] = []): Promise<void> {
     assertLinks(fromUrl, toUrls);
     this.#assertWritable();
     const targets = [...new Set(toUrls)].filter((to) => to !== fromUrl);
     if (targets.length === 0) return;
+    const main = new Set(mainUrls);
+    const inMain = targets.map((to) => (main.has(to) ? 1 : 0));
+    // A link seen in the main text once stays a citation (the same pair from a re-crawl may lack it).
     await this.#session.run((client) =>
       client.query(
-        'INSERT INTO neardup_links (to_url, from_url) SELECT t, $2 FROM unnest($1::text[]) AS t ON CONFLICT DO NOTHING',
-        [targets, fromUrl],
+        `INSERT INTO neardup_links (to_url, from_url, in_main) SELECT t, $2, m FROM unnest($1::text[], $3::smallint[]) AS u(t, m)
+         ON CONFLICT (to_url, from_url) DO UPDATE SET in_main = GREATEST(neardup_links.in_main, excluded.in_main)`,
+        [targets, fromUrl, inMain],
       ),
     );
   }
 
-  /** URL → number of distinct other pages linking to it. */
-  async inLinkCounts(): Promise<Map<string, number>> {
-    const rows = await this.#rows<[string, number]>('SELECT to_url, count(*)::float8 FROM neardup_links GROUP BY to_url', []);
-    return new Map(rows);
+  /**
+   * Every recorded link (distinct from → to pairs, with in_main); report/citation-counts.ts turns them
+   * into in-links. A read-only index made before in_main has no such column: its links read as 0.
+   */
+  async linkRows(): Promise<LinkRow[]> {
+    // `*`: in_main is the third column when present (ADD COLUMN appends), absent on an old read-only index.
+    return this.#rows<[string, string, number?]>('SELECT * FROM neardup_links', []);
   }
 
   /** A stored document by id (undefined for rejected and unknown ids). */
@@ -309,6 +316,7 @@ export class PgFingerprintIndex implements IndexBackend {
     const stored = await readStoredParams(client);
     if (stored !== null) {
       assertSameParams(stored, this.params, this.label);
+      if (!this.readonly) await client.query(PG_LINKS_IN_MAIN);
       return;
     }
     if (this.readonly) throw new IndexError(`${this.label} holds no neardup index`);

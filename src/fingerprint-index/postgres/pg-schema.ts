@@ -11,7 +11,8 @@
  *                    writer: the id of the process's data folder that stored the row (its corpus
  *                    has the line; see open-index-backend.ts), null when not given.
  * neardup_skipped    pages recorded with a reason instead of a fingerprint.
- * neardup_links      distinct (to_url, from_url) pairs, for in-link counts.
+ * neardup_links      distinct (to_url, from_url) pairs with in_main (1: the link lies in the linking
+ *                    page's main text), for citation counts (report/citation-counts.ts).
  * neardup_meta       params (JSON), layout, schema version, creation time.
  * url is UNIQUE on documents as a backstop: the URL's advisory lock already makes a URL judged once.
  */
@@ -69,6 +70,12 @@ ${blocks}
     `CREATE SEQUENCE neardup_documents_id_seq AS bigint MINVALUE 1 MAXVALUE 4294967295 OWNED BY neardup_documents.id`,
     `CREATE INDEX neardup_documents_xid ON neardup_documents (xid)`,
     `CREATE TABLE neardup_skipped (url text PRIMARY KEY, reason text NOT NULL, detail text, at bigint NOT NULL)`,
-    `CREATE TABLE neardup_links (to_url text NOT NULL, from_url text NOT NULL, PRIMARY KEY (to_url, from_url))`,
+    `CREATE TABLE neardup_links (to_url text NOT NULL, from_url text NOT NULL, in_main smallint NOT NULL DEFAULT 0, PRIMARY KEY (to_url, from_url))`,
   ];
 }
+
+/**
+ * neardup_links.in_main, added to an index made before it (additive, no version bump, as on SQLite:
+ * old rows read as 0, not in the main text). Run when an index is opened for writing.
+ */
+export const PG_LINKS_IN_MAIN = 'ALTER TABLE neardup_links ADD COLUMN IF NOT EXISTS in_main smallint NOT NULL DEFAULT 0';

@@ -132,9 +132,12 @@ describeWithPostgres('PostgreSQL fingerprint index', (server) => {
     await index.recordSkip('u:9', 'robots');
     expect(await index.checkAndInsert(candidate('u:9', BASE))).toEqual({ kind: 'skipped', reason: 'http-error', repeated: true });
     expect(await index.stats()).toEqual({ stored: 1, exact: 0, near: 1, similar: 0, skipped: 1 });
-    await index.recordLinks('u:a', ['u:b', 'u:c', 'u:b', 'u:a']);
+    await index.recordLinks('u:a', ['u:b', 'u:c', 'u:b', 'u:a'], ['u:c']);
     await index.recordLinks('u:b', ['u:c']);
-    expect(await index.inLinkCounts()).toEqual(new Map([['u:b', 1], ['u:c', 2]]));
+    // A link seen in the main text once stays a citation when the pair is recorded again without it.
+    await index.recordLinks('u:a', ['u:c']);
+    const rows = (await index.linkRows()).map(([to, from, inMain]) => [to, from, Number(inMain)]);
+    expect(rows.sort()).toEqual([['u:b', 'u:a', 0], ['u:c', 'u:a', 1], ['u:c', 'u:b', 0]]);
   });
 
   it.each([
@@ -149,6 +152,27 @@ describeWithPostgres('PostgreSQL fingerprint index', (server) => {
     await expect(attempt).rejects.toThrow(ParameterMismatchError);
     await expect(PgFingerprintIndex.open(url, { params: { ...K3, ...change } as typeof K3 })).rejects.toThrow(new RegExp(`${name} `));
     expect(await PgFingerprintIndex.readParams(url)).toEqual(K3);
+  });
+
+  it('an index made before links.in_main: read-only its links read as template links, opened for writing it gets the column', async () => {
+    const { index, url } = await openPg();
+    await index.recordLinks('u:a', ['u:b']);
+    await index.close();
+    opened = opened.filter((o) => o !== index);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('ALTER TABLE neardup_links DROP COLUMN in_main');
+    } finally {
+      await client.end();
+    }
+    const reader = await PgFingerprintIndex.open(url, { params: K3, readonly: true });
+    opened.push(reader);
+    expect((await reader.linkRows()).map(([to, from, inMain]) => [to, from, Number(inMain ?? 0)])).toEqual([['u:b', 'u:a', 0]]);
+    const { index: writer } = await openPg({}, url);
+    await writer.recordLinks('u:c', ['u:b'], ['u:b']);
+    const rows = (await writer.linkRows()).map(([to, from, inMain]) => [to, from, Number(inMain)]);
+    expect(rows.sort()).toEqual([['u:b', 'u:a', 0], ['u:b', 'u:c', 1]]);
   });
 
   it('catches up with rows other writers commit out of id order (a lower id committed after a higher one)', async () => {

@@ -1,0 +1,42 @@
+/**
+ * Pages handed to the dedup stage whose verdict (and the links it lets the crawl follow) has not
+ * arrived yet. The page handler returns once its page is handed over, so a concurrency slot fetches
+ * the next page while the dedup worker commits this one, instead of waiting for the commit
+ * (scripts/bench-crawl.ts: the crawl's overhead over a plain crawl).
+ *
+ * Bounded: when `limit` verdicts are outstanding a handler waits for one to arrive, so a fast
+ * fetcher cannot pile up pages the dedup stage has not judged (memory, and links found late).
+ *
+ * What keeps a killed crawl whole: the frontier journal records a page `done` only once its verdict
+ * work finished (DurableRequestQueue.deferDone), so a page whose links were not journalled yet is
+ * fetched again by the next run.
+ */
+export class PendingVerdicts {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly limit: number;
+  private readonly onError: (error: unknown) => void;
+
+  /** `onError` gets the failure of a verdict's work (a failed write: it stops the crawl). */
+  constructor(limit: number, onError: (error: unknown) => void) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Expected \`limit\` to be a positive integer, got ${limit}`);
+    this.limit = limit;
+    this.onError = onError;
+  }
+
+  /** Verdicts outstanding. */
+  get size(): number {
+    return this.inFlight.size;
+  }
+
+  /** Tracks a verdict's work; resolves once fewer than `limit` are outstanding. */
+  async track(work: Promise<void>): Promise<void> {
+    const tracked = work.catch((error: unknown) => this.onError(error)).finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+    while (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
+  }
+
+  /** Resolves when every tracked verdict's work has finished (including work tracked meanwhile). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+}
