@@ -1,7 +1,8 @@
 /**
  * The main texts of the 88 MIT-licensed development pages (test/fixtures/article-benchmark-dev),
- * for tests and benchmarks that need real article text. Read from the repository, never from
- * ../shared; a benchmark may point at another copy of the data set with its `--dataset` flag.
+ * for tests and benchmarks that need real article text. Read from the repository, never from a
+ * folder beside it (a user's clone has none); a benchmark may point at another copy of the data
+ * set with its `--dataset` flag.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
