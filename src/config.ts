@@ -5,66 +5,98 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as v from 'valibot';
 import { ConfigError, describeValue } from './errors.js';
 import { QUERY_CLASSES, STRICTNESS_LEVELS } from './filter/query-class.js';
 import { MAX_DISTANCE, MAX_SHINGLE_SIZE } from './fingerprint/fingerprint-params.js';
 import { FEATURE_WEIGHTINGS, HASH_NAMES, SCOPE_MODES } from './types.js';
 
-const int = (min: number, max: number) => z.number().int().min(min).max(max);
+/*
+ * The schema is written with valibot (one small module, loaded in a few ms: a CLI command that
+ * reads the config starts fast). Each check's message is the "expected" half of the error line.
+ */
+const int = (min: number, max: number) => {
+  const want = `an integer ${min}–${max}`;
+  return v.pipe(v.number(want), v.integer(want), v.minValue(min, want), v.maxValue(max, want));
+};
+const number = (min: number, max?: number) => {
+  const want = max === undefined ? `a number ≥ ${min}` : `a number ${min}–${max}`;
+  const atLeast = v.pipe(v.number(want), v.minValue(min, want));
+  return max === undefined ? atLeast : v.pipe(atLeast, v.maxValue(max, want));
+};
 /** A Jaccard threshold: a pair at or above it is collapsed; 0 would collapse everything. */
-const threshold = () => z.number().gt(0).max(1);
-const share = z.number().min(0).max(1);
+const threshold = () => v.pipe(v.number('a number > 0 and ≤ 1'), v.gtValue(0, 'a number > 0 and ≤ 1'), v.maxValue(1, 'a number > 0 and ≤ 1'));
+const share = number(0, 1);
+const boolean = () => v.boolean('a boolean');
+const oneOf = <const T extends readonly string[]>(options: T) => v.picklist(options, `one of ${options.map((o) => JSON.stringify(o)).join('|')}`);
+const section = <const E extends v.ObjectEntries>(entries: E) => v.strictObject(entries, 'an object');
 
-export const configSchema = z.object({
-  fingerprint: z.object({
+const POSTGRES_URL = 'a postgres:// URL or "" (SQLite under --data)';
+
+/** One step of an issue's path: `key` of the object `value`. */
+function keyStep(value: Record<string, unknown>, key: string): v.IssuePathItem {
+  return { type: 'object', origin: 'value', input: value, key, value: value[key] };
+}
+
+/** A cross-field check: `key` ≤ `limit` in the section `name` (the issue points at `key`). */
+function atMost<T extends Record<string, unknown>>(key: keyof T & string, limit: keyof T & string, name: string) {
+  return v.rawCheck<T>(({ dataset, addIssue }) => {
+    if (dataset.typed && (dataset.value[key] as number) > (dataset.value[limit] as number)) {
+      addIssue({ message: `at most \`${name}.${limit}\``, path: [keyStep(dataset.value, key)] });
+    }
+  });
+}
+
+const verifySection = section({
+  /** Off: the card's k-only behaviour (`--verify off`). */
+  enabled: boolean(),
+  /**
+   * K: widest fingerprint distance at which a candidate may be accepted. Dev positives verified up
+   * to 16, real re-templated copies up to 17; unrelated dev texts lie 21 or more apart.
+   */
+  maxDistance: int(0, 64),
+  /** Values per document's bottom-k sketch (4 bytes each): 64 → 256 bytes, Jaccard RMSE 0.02 on the dev pairs. */
+  sketchSize: int(8, 1024),
+  /** The m smallest sketch values each document is looked up and filed under (candidate keys). */
+  candidateKeys: int(1, 32),
+  /** Keys a candidate must share (2: unrelated pages meet on one small sketch value now and then, copies on most). */
+  minSharedKeys: int(1, 32),
+  /** Accept at or above this Jaccard estimate (dev negatives ≤ 0.45; edited copies ≥ 0.6). */
+  jaccard: share,
+  /** Accept at or above this containment estimate (excerpts, appended boilerplate: 1.0; dev negatives ≤ 0.83); above 1: off. */
+  containment: number(0, 2),
+  /** Sketch values a containment estimate must rest on (a six-shingle page is "contained" everywhere). */
+  minContainmentSamples: int(1, 1024),
+});
+type VerifySettings = v.InferOutput<typeof verifySection>;
+
+export const configSchema = section({
+  fingerprint: section({
     distance: int(0, MAX_DISTANCE),
     shingleSize: int(1, MAX_SHINGLE_SIZE),
-    hash: z.enum(HASH_NAMES),
-    weighting: z.enum(FEATURE_WEIGHTINGS),
+    hash: oneOf(HASH_NAMES),
+    weighting: oneOf(FEATURE_WEIGHTINGS),
     /** Fewer normalised tokens than this: recorded as skipped `too-short`, never fingerprinted. */
     minTokens: int(0, 100_000),
-  }).strict(),
+  }),
   /**
    * The verified second stage (issue 11), after the card's rule (distance ≤ k → `near`). Values
    * chosen on the dev pairs (`npm run make:pairs`, scripts/measure-second-stage.ts); reasons in
    * the README's "Second stage" section.
    */
-  verify: z.object({
-    /** Off: the card's k-only behaviour (`--verify off`). */
-    enabled: z.boolean(),
-    /**
-     * K: widest fingerprint distance at which a candidate may be accepted. Dev positives verified up
-     * to 16, real re-templated copies up to 17; unrelated dev texts lie 21 or more apart.
-     */
-    maxDistance: int(0, 64),
-    /** Values per document's bottom-k sketch (4 bytes each): 64 → 256 bytes, Jaccard RMSE 0.02 on the dev pairs. */
-    sketchSize: int(8, 1024),
-    /** The m smallest sketch values each document is looked up and filed under (candidate keys). */
-    candidateKeys: int(1, 32),
-    /** Keys a candidate must share (2: unrelated pages meet on one small sketch value now and then, copies on most). */
-    minSharedKeys: int(1, 32),
-    /** Accept at or above this Jaccard estimate (dev negatives ≤ 0.45; edited copies ≥ 0.6). */
-    jaccard: z.number().min(0).max(1),
-    /** Accept at or above this containment estimate (excerpts, appended boilerplate: 1.0; dev negatives ≤ 0.83); above 1: off. */
-    containment: z.number().min(0).max(2),
-    /** Sketch values a containment estimate must rest on (a six-shingle page is "contained" everywhere). */
-    minContainmentSamples: int(1, 1024),
-  }).strict()
-    .refine((v) => v.candidateKeys <= v.sketchSize, { message: 'at most `verify.sketchSize`', path: ['candidateKeys'] })
-    .refine((v) => v.minSharedKeys <= v.candidateKeys, { message: 'at most `verify.candidateKeys`', path: ['minSharedKeys'] }),
-  crawl: z.object({
+  verify: v.pipe(verifySection, atMost<VerifySettings>('candidateKeys', 'sketchSize', 'verify'), atMost<VerifySettings>('minSharedKeys', 'candidateKeys', 'verify')),
+  crawl: section({
     maxPages: int(1, 100_000_000),
     maxDepth: int(0, 10_000),
     concurrency: int(1, 1000),
-    scope: z.enum(SCOPE_MODES),
-    followDuplicates: z.boolean(),
-    respectRobots: z.boolean(),
+    scope: oneOf(SCOPE_MODES),
+    followDuplicates: boolean(),
+    respectRobots: boolean(),
     maxPageBytes: int(1024, 1 << 30),
     requestTimeoutSecs: int(1, 3600),
     maxRequestsPerMinutePerHost: int(1, 1_000_000),
     maxRedirects: int(0, 100),
-    userAgent: z.string().min(1),
+    userAgent: v.pipe(v.string('a non-empty string'), v.minLength(1, 'a non-empty string')),
     /** In-scope links of one page considered for the queue, at most; the rest are dropped (counted). */
     maxLinksPerPage: int(1, 10_000_000),
     /**
@@ -73,80 +105,83 @@ export const configSchema = z.object({
      * can use.
      */
     queueBudgetMultiple: int(1, 1_000_000),
-  }).strict(),
-  dedup: z.object({
+  }),
+  dedup: section({
     /** Worker threads for extraction and fingerprinting; 0 = one per core. */
     workers: int(0, 256),
     maxInFlight: int(1, 1_000_000),
-  }).strict(),
-  report: z.object({
-    primaryWeights: z.object({
-      canonical: z.number().min(0),
-      inLinks: z.number().min(0),
-      earliestDate: z.number().min(0),
-      completeness: z.number().min(0),
-      shallowUrl: z.number().min(0),
-    }).strict(),
+  }),
+  report: section({
+    primaryWeights: section({
+      canonical: number(0),
+      inLinks: number(0),
+      earliestDate: number(0),
+      completeness: number(0),
+      shallowUrl: number(0),
+    }),
     /** Share of a host's pages that must duplicate another host's to call it a mirror. */
-    mirrorThreshold: z.number().min(0).max(1),
+    mirrorThreshold: share,
     mirrorMinPages: int(1, 1_000_000),
-  }).strict(),
-  filter: z.object({
+  }),
+  filter: section({
     /** Jaccard threshold of each strictness level; a stricter level collapses more, so its threshold is lower. */
-    thresholds: z.object(Object.fromEntries(STRICTNESS_LEVELS.map((l) => [l, threshold()])) as Record<(typeof STRICTNESS_LEVELS)[number], ReturnType<typeof threshold>>)
-      .strict()
-      .superRefine((t, ctx) => {
+    thresholds: v.pipe(
+      section(Object.fromEntries(STRICTNESS_LEVELS.map((l) => [l, threshold()])) as Record<(typeof STRICTNESS_LEVELS)[number], ReturnType<typeof threshold>>),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        const t = dataset.value;
         const i = STRICTNESS_LEVELS.findIndex((l, k) => k > 0 && t[l] > t[STRICTNESS_LEVELS[k - 1]!]);
         if (i === -1) return;
         const [looser, level] = [STRICTNESS_LEVELS[i - 1]!, STRICTNESS_LEVELS[i]!];
-        ctx.addIssue({ code: 'custom', path: [level], message: `at most \`${looser}\`'s ${t[looser]} (a stricter level's threshold is not higher)` });
+        addIssue({ message: `at most \`${looser}\`'s ${t[looser]} (a stricter level's threshold is not higher)`, path: [keyStep(t, level)] });
       }),
+    ),
     /** Strictness level of each query class. */
-    classLevels: z.object(Object.fromEntries(QUERY_CLASSES.map((c) => [c, z.enum(STRICTNESS_LEVELS)])) as Record<(typeof QUERY_CLASSES)[number], z.ZodEnum<{ [K in (typeof STRICTNESS_LEVELS)[number]]: K }>>).strict(),
+    classLevels: section(Object.fromEntries(QUERY_CLASSES.map((c) => [c, oneOf(STRICTNESS_LEVELS)])) as Record<(typeof QUERY_CLASSES)[number], ReturnType<typeof oneOf<typeof STRICTNESS_LEVELS>>>),
     /** Relative: a pair whose plain Jaccard is in [threshold × (1 − margin), threshold) is compared again with synonyms. */
-    criticalMargin: z.number().min(0).max(1),
+    criticalMargin: share,
     /** Run the synonym pass. */
-    synonyms: z.boolean(),
+    synonyms: boolean(),
     /** A user synonym file (one class a line) added to the shipped tables; "" for none. */
-    synonymFile: z.string(),
+    synonymFile: v.string('a string'),
     /** Language of the annotations (ISO 639-3), or "auto" to detect it per result list. */
-    language: z.string().regex(/^(auto|[a-z]{3})$/),
-  }).strict(),
+    language: v.pipe(v.string('"auto" or an ISO 639-3 code'), v.regex(/^(auto|[a-z]{3})$/, '"auto" or an ISO 639-3 code')),
+  }),
   /** The cascade of offline filters (src/cascade/): each flag's stage on/off and its thresholds. */
-  cascade: z.object({
-    homoglyph: z.object({
-      enabled: z.boolean(),
+  cascade: section({
+    homoglyph: section({
+      enabled: boolean(),
       /** Fewer mixed-script words than this: no flag. */
       minWords: int(1, 1_000_000),
       /** Smaller share of mixed-script words than this: no flag. */
       minShare: share,
-    }).strict(),
-    generated: z.object({
-      enabled: z.boolean(),
+    }),
+    generated: section({
+      enabled: boolean(),
       /** Texts with fewer words are not judged (the features need sentences). */
       minWords: int(1, 1_000_000),
       /** Share of generated texts in the tree's leaf from which a page is flagged. */
       minScore: share,
-    }).strict(),
-    synonymised: z.object({
-      enabled: z.boolean(),
+    }),
+    synonymised: section({
+      enabled: boolean(),
       /** `flag` stores the page with the flag; `reject` lets the pipeline reject it (later phase). */
-      action: z.enum(['flag', 'reject']),
+      action: oneOf(['flag', 'reject']),
       /** The page's grammar: `shape` (function words kept, other words as one class) or `pos` (wink-nlp tags, English). */
-      tagger: z.enum(['shape', 'pos']),
+      tagger: oneOf(['shape', 'pos']),
       /** Estimated Jaccard of part-of-speech shingles from which a stored page is compared. */
       minTagSimilarity: share,
       /** Share of aligned words equal to the source's or its synonyms needed to flag. */
       minExplained: share,
       /** Share of aligned words replaced by synonyms needed to flag. */
       minSubstituted: share,
-    }).strict(),
-    compiled: z.object({
-      enabled: z.boolean(),
+    }),
+    compiled: section({
+      enabled: boolean(),
       /** How paragraphs are attributed to stored pages. */
-      test: z.enum(['hypergeometric', 'containment']),
+      test: oneOf(['hypergeometric', 'containment']),
       /** Significance level of the hypergeometric test (Bonferroni-corrected per page). */
-      alpha: z.number().gt(0).max(1),
+      alpha: threshold(),
       minSources: int(2, 1000),
       /** A source covering less of the page than this is not counted. */
       minSourceShare: share,
@@ -154,18 +189,18 @@ export const configSchema = z.object({
       maxSingleShare: share,
       /** Share of the page that sources must cover together. */
       minCovered: share,
-    }).strict(),
-  }).strict(),
-  index: z.object({
+    }),
+  }),
+  index: section({
     /**
      * A PostgreSQL index shared by many processes and machines (postgres://user:password@host:port/db);
      * "" for the SQLite index under --data. Env NEARDUP_INDEX_URL; the --index flag overrides both.
      */
-    url: z.string().refine((v) => v === '' || /^postgres(ql)?:\/\//.test(v), 'a postgres:// URL or "" (SQLite under --data)'),
-  }).strict(),
-}).strict();
+    url: v.pipe(v.string(POSTGRES_URL), v.check((url) => url === '' || /^postgres(ql)?:\/\//.test(url), POSTGRES_URL)),
+  }),
+});
 
-export type Config = z.infer<typeof configSchema>;
+export type Config = v.InferOutput<typeof configSchema>;
 
 /** Deeply partial config, as in a user file or overrides. */
 export type PartialConfig = { readonly [S in keyof Config]?: Partial<Config[S]> };
@@ -240,21 +275,20 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 /** Validates a merged config object, with messages that say what was expected and what came. */
 export function parseConfig(input: unknown, source = 'config'): Config {
-  const result = configSchema.safeParse(input);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const path = issue.path.join('.');
-  if (issue.code === 'unrecognized_keys') {
-    const where = path === '' ? '' : ` in \`${path}\``;
-    throw new ConfigError(`Unknown setting${where} ${issue.keys.map((k) => `\`${k}\``).join(', ')} (${source})`);
+  const result = v.safeParse(configSchema, input);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const path = pathOf(issue);
+  if (issue.type === 'strict_object' && issue.expected === 'never') {
+    // An unknown key: the issue's path ends with the key itself.
+    const parent = path.slice(0, -1).join('.');
+    throw new ConfigError(`Unknown setting${parent === '' ? '' : ` in \`${parent}\``} \`${path.at(-1)}\` (${source})`);
   }
-  const got = describeValue(valueAt(input, issue.path));
-  const want = issue.message
-    .replace(/^(invalid (input|option)|too (big|small)): /i, '')
-    .replace(/, received .*$/i, '')
-    .replace(/^expected /i, '')
-    .replace(/^number to be /i, '');
-  throw new ConfigError(`Expected \`${path}\` to be ${want}, got ${got} (${source})`);
+  throw new ConfigError(`Expected \`${path.join('.')}\` to be ${issue.message}, got ${describeValue(valueAt(input, path))} (${source})`);
+}
+
+function pathOf(issue: v.BaseIssue<unknown>): string[] {
+  return (issue.path ?? []).map((step) => String(step.key));
 }
 
 /** Loads the configuration: defaults, user file, environment, overrides. */
