@@ -10,7 +10,10 @@
  * clusters that merged two different original pages (false merges, for inspection), and the share
  * of shared clusters whose primary is the original.
  *
- *   npx tsx scripts/try-real-mirror.ts [--root /usr/share/doc/python3.11/html] [--max-pages 3000] [--host-rpm 600]
+ *   npx tsx scripts/try-real-mirror.ts [--root /usr/share/doc/python3.11/html] [--max-pages 3000] [--host-rpm 600] [--scope host]
+ *
+ * Links of duplicate pages are followed (a byte-copy mirror's index is a duplicate: its pages would
+ * not be reached otherwise). `--scope any` also follows the docs' links to other sites, which fail here (no DNS) and use the page budget.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { load } from 'cheerio';
 import { loadConfig } from '../src/config.js';
 import { crawl, type CrawlPageEvent } from '../src/crawl/crawl.js';
+import type { ScopeMode } from '../src/types.js';
 import { loadClusterReport } from '../src/report/load-cluster-report.js';
 import { startFixtureSite, type FixtureResponse } from '../test/helpers/fixture-site.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
@@ -31,6 +35,7 @@ const { values } = parseArgs({
     'max-pages': { type: 'string', default: '3000' },
     'host-rpm': { type: 'string', default: '600' },
     seed: { type: 'string', default: '17' },
+    scope: { type: 'string', default: 'host' },
   },
 });
 const root = values.root;
@@ -109,7 +114,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'neardup-real-mirror-'));
 try {
   const config = loadConfig({
     env: {},
-    overrides: { crawl: { scope: 'any', maxPages: Number(values['max-pages']), maxRequestsPerMinutePerHost: Number(values['host-rpm']), respectRobots: false } },
+    overrides: { crawl: { scope: values.scope as ScopeMode, maxPages: Number(values['max-pages']), maxRequestsPerMinutePerHost: Number(values['host-rpm']), respectRobots: false, followDuplicates: true } },
   });
   const started = Date.now();
   const decisions = new Map<string, number>();
@@ -117,6 +122,7 @@ try {
   const summary = await crawl({ seeds: [site.url('127.0.0.1', '/index.html'), site.url('localhost', '/index.html')], dataDir, config, onPage });
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(`crawl: ${summary.fetched} fetched in ${seconds.toFixed(1)} s (${summary.stopReason}); ${JSON.stringify(Object.fromEntries(decisions))}\n`);
+  for (const outcome of summary.seedOutcomes) process.stdout.write(`seed ${JSON.stringify(outcome)}\n`);
   report(loadClusterReport(dataDir, config));
 } finally {
   await site.close();
@@ -128,13 +134,16 @@ function report(clusters: ReturnType<typeof loadClusterReport>): void {
   for (const c of clusters.clusters) for (const m of c.members) clusterOf.set(new URL(m.url).host + new URL(m.url).pathname, c.id);
   const host = (name: string) => new URL(site.url(name, '/')).host;
   const caught = new Map<MirrorKind, [number, number]>();
+  const missed: string[] = [];
   for (const [path, kind] of kinds) {
     const a = clusterOf.get(host('127.0.0.1') + path);
     const b = clusterOf.get(host('localhost') + path);
     const [hit, all] = caught.get(kind) ?? [0, 0];
     caught.set(kind, [hit + (a !== undefined && a === b ? 1 : 0), all + 1]);
+    if (a === undefined || a !== b) missed.push(`${kind}:${path}`);
   }
   for (const [kind, [hit, all]] of caught) process.stdout.write(`caught ${kind}: ${hit}/${all}\n`);
+  process.stdout.write(`missed: ${missed.join(' ')}\n`);
   const falseMerges = clusters.clusters.filter((c) => new Set(c.members.map((m) => new URL(m.url).pathname)).size > 1);
   process.stdout.write(`clusters merging different paths: ${falseMerges.length}\n`);
   for (const c of falseMerges.slice(0, 10)) process.stdout.write(`  ${c.members.map((m) => `${m.kind}:${new URL(m.url).pathname}`).join(' ')}\n`);
