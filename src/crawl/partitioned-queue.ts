@@ -1,0 +1,47 @@
+/**
+ * Opening and closing the queue of a partitioned crawl (`--partition i/N`): the shared frontier in
+ * PostgreSQL (pg-frontier.ts) and the local queue it feeds (pg-frontier-queue.ts), as crawl.ts uses
+ * them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Configuration } from '@crawlee/cheerio';
+import type { CrawlPartition } from './crawl-partition.js';
+import type { FrontierResume } from './durable-request-queue.js';
+import { PgFrontier } from './pg-frontier.js';
+import { openPgFrontierQueue, type PartitionEnd, type PgFrontierQueue } from './pg-frontier-queue.js';
+import type { CrawlPartitionOptions } from './crawl-types.js';
+
+export interface PartitionedQueue {
+  readonly partition: CrawlPartition;
+  readonly queue: PgFrontierQueue;
+  readonly resume: FrontierResume;
+  /** Starts claiming rows into the local queue; `onFatal` stops the crawl. */
+  start(onFatal: (error: unknown) => void): void;
+  /** After the crawler stopped: the last `done`s written, unhandled claims put back, the frontier closed. */
+  end(): Promise<PartitionEnd>;
+}
+
+/** Connects to the frontier (lock, take-back) and opens the local queue; the frontier is closed if the queue fails. */
+export async function openPartitionedQueue(config: Configuration, indexUrl: string, options: CrawlPartitionOptions): Promise<PartitionedQueue> {
+  const partition = { index: options.index, count: options.count };
+  const notice = options.onNotice ?? ((message: string) => process.stderr.write(`neardup: ${message}\n`));
+  const { frontier, opening } = await PgFrontier.open(indexUrl, partition, { runId: randomUUID(), onRetry: notice });
+  let queue: PgFrontierQueue;
+  try {
+    queue = await openPgFrontierQueue(config);
+  } catch (error) {
+    await frontier.close();
+    throw error;
+  }
+  let ended: Promise<PartitionEnd> | null = null;
+  return {
+    partition,
+    queue,
+    resume: { handledBefore: opening.handledBefore, interrupted: opening.takenBack, tornLines: 0 },
+    start: (onFatal) => queue.start(frontier, { onFatal, onNotice: notice, orphanWaitMs: options.waitMs ?? 600_000 }),
+    end: () => {
+      ended ??= queue.finish().finally(() => frontier.close());
+      return ended;
+    },
+  };
+}
