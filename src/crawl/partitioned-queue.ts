@@ -33,12 +33,13 @@ export async function openPartitionedQueue(config: Configuration, indexUrl: stri
     await frontier.close();
     throw error;
   }
+  queue.attach(frontier, { onNotice: notice, orphanWaitMs: options.waitMs ?? 600_000 });
   let ended: Promise<PartitionEnd> | null = null;
   return {
     partition,
     queue,
     resume: { handledBefore: opening.handledBefore, interrupted: opening.takenBack, tornLines: 0 },
-    start: (onFatal) => queue.start(frontier, { onFatal, onNotice: notice, orphanWaitMs: options.waitMs ?? 600_000 }),
+    start: (onFatal) => queue.start(onFatal),
     end: () => {
       ended ??= queue.finish().finally(() => frontier.close());
       return ended;

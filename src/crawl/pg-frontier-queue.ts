@@ -34,8 +34,6 @@ export interface FeedOptions {
   readonly orphanWaitMs?: number;
   /** One line for people (waiting for another partition). */
   readonly onNotice?: (message: string) => void;
-  /** A failure of the frontier: the crawl stops. */
-  readonly onFatal: (error: unknown) => void;
 }
 
 /** How a partitioned crawl's frontier stood when this process ended. */
@@ -48,7 +46,8 @@ export interface PartitionEnd {
 
 export class PgFrontierQueue extends RequestQueue {
   #frontier: PgFrontier | null = null;
-  #options: FeedOptions = { onFatal: () => undefined };
+  #options: FeedOptions = {};
+  #onFatal: (error: unknown) => void = () => undefined;
   /** Keys this run sent to the frontier (a link met again is not sent again). */
   readonly #sent = new Set<string>();
   /** Keys this run claimed whose `done` is not written yet. */
@@ -68,13 +67,19 @@ export class PgFrontierQueue extends RequestQueue {
     return this.#finished ? 0 : 1;
   }
 
-  /** Starts feeding the local queue from the frontier. */
-  start(frontier: PgFrontier, options: FeedOptions): void {
+  /** Wires the frontier (links may be sent from now on). */
+  attach(frontier: PgFrontier, options: FeedOptions): void {
     this.#frontier = frontier;
     this.#options = options;
+  }
+
+  /** Starts feeding the local queue from the frontier; `onFatal` (a frontier failure) stops the crawl. */
+  start(onFatal: (error: unknown) => void): void {
+    this.#requireFrontier();
+    this.#onFatal = onFatal;
     this.#feeding = this.#feed().catch((error: unknown) => {
       this.#finished = true;
-      options.onFatal(error);
+      onFatal(error);
     });
   }
 
@@ -148,7 +153,7 @@ export class PgFrontierQueue extends RequestQueue {
 
   #recordDone(key: string): void {
     this.#doneBuffer.push(key);
-    void this.#flush().catch((error: unknown) => this.#options.onFatal(error));
+    void this.#flush().catch((error: unknown) => this.#onFatal(error));
   }
 
   /** Writes the buffered `done`s, one statement at a time (a flush in progress is awaited, then the rest written). */
