@@ -12,15 +12,13 @@
  * requests are not fetched again, requests left in progress by a killed process are pending again,
  * and the page budget (`crawl.maxPages`) counts the pages of earlier runs too.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { LogLevel, log as crawleeLog } from '@crawlee/cheerio';
 import type { Configuration } from '@crawlee/cheerio';
 import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { Config } from '../config.js';
-import { CrawlError, NeardupError, StorageError, ValidationError } from '../errors.js';
+import { CrawlError, NeardupError } from '../errors.js';
 import { extractParsedPage, parsePage } from '../analyze/analyze-page.js';
 import type { ExtractedPage, PageInput, SkipReason } from '../types.js';
 import { openDedupStage, type DedupStage } from './dedup-stage.js';
@@ -28,19 +26,16 @@ import type { CommitResult } from '../pipeline.js';
 import { inCrawlScope, seedScope } from './crawl-scope.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { hostnameOf, parseHttpUrl } from '../url/url-host.js';
-import { crawleeConfiguration } from './crawlee-configuration.js';
 import { CrawlLock } from './crawl-lock.js';
 import { LinkBudget, addAllOptions, newRequestCount } from './link-budget.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from '../errors.js';
-import { frontierJournalName } from './frontier-journal.js';
 import type { JournalEntry } from './frontier-journal.js';
-import { openDurableRequestQueue, type DurableRequestQueue, type FrontierResume } from './durable-request-queue.js';
+import type { DurableRequestQueue } from './durable-request-queue.js';
 import type { RequestQueue } from '@crawlee/cheerio';
-import { openPartitionedQueue, type PartitionedQueue } from './partitioned-queue.js';
-import type { PartitionEnd } from './pg-frontier-queue.js';
-import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
+import { checkPartitionedCrawl, endPartition, type PartitionedQueue, type PartitionOutcome } from './partitioned-queue.js';
+import { crawleeDirOf, openCrawlQueue } from './open-crawl-queue.js';
 import { RobotsCache, type OriginRobots } from './robots-cache.js';
 import { SeedOutcomes } from './seed-outcomes.js';
 import { PendingVerdicts } from './pending-verdicts.js';
@@ -49,8 +44,7 @@ import { HostRates } from './crawl-activity.js';
 export { crawleeFolderName } from '../store/data-folder.js';
 
 export type { CrawlOptions, CrawlPageEvent, CrawlPartitionOptions, CrawlProgress, CrawlSummary, PartitionSummary } from './crawl-types.js';
-import type { CrawlOptions, CrawlPageEvent, CrawlProgress, CrawlSummary, PartitionSummary } from './crawl-types.js';
-import { checkPartition } from './crawl-partition.js';
+import type { CrawlOptions, CrawlPageEvent, CrawlProgress, CrawlSummary } from './crawl-types.js';
 
 function lastModifiedIso(header: string | string[] | undefined): string | null {
   if (typeof header !== 'string') return null;
@@ -70,48 +64,6 @@ function failureDetail(error: Error): string {
   return firstLine(lines[0] ?? error.name);
 }
 
-/** `<dataDir>/crawlee`, created. */
-function crawleeDirOf(dataDir: string): string {
-  const crawleeDir = join(dataDir, crawleeFolder);
-  try {
-    mkdirSync(crawleeDir, { recursive: true });
-  } catch (error) {
-    throw new StorageError(`Cannot create \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
-  }
-  return crawleeDir;
-}
-
-/** The request queue of a run: the data folder's journal, or a partition of the shared PostgreSQL frontier. */
-interface OpenQueue {
-  readonly crawleeConfig: Configuration;
-  readonly queue: DurableRequestQueue | PartitionedQueue['queue'];
-  readonly resume: FrontierResume;
-  /** Set for a partitioned crawl. */
-  readonly partitioned: PartitionedQueue | null;
-  /** Requests pending at the start (the link budget counts them). */
-  readonly pendingAtStart: number;
-}
-
-/**
- * crawlee's configuration and request queue of the data folder, the queue filled from the
- * frontier journal, or fed from the PostgreSQL frontier's partition (the dedup stage closed if
- * they fail).
- */
-async function openQueue(crawleeDir: string, dedup: DedupStage, options: CrawlOptions): Promise<OpenQueue> {
-  try {
-    const crawleeConfig = crawleeConfiguration(crawleeDir);
-    if (options.partition != null) {
-      const partitioned = await openPartitionedQueue(crawleeConfig, options.indexUrl!, options.partition);
-      return { crawleeConfig, queue: partitioned.queue, resume: partitioned.resume, partitioned, pendingAtStart: 0 };
-    }
-    const { queue, resume } = await openDurableRequestQueue(crawleeConfig, join(crawleeDir, frontierJournalName));
-    return { crawleeConfig, queue, resume, partitioned: null, pendingAtStart: queue.pendingCount };
-  } catch (error) {
-    await dedup.close();
-    if (error instanceof NeardupError) throw error;
-    throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
-  }
-}
 
 /** What one run of a crawl changes as it goes. */
 interface CrawlRun {
@@ -353,15 +305,6 @@ async function runCrawler(ctx: CrawlContext, seeds: readonly string[], budget: n
   await ctx.queue.settled();
 }
 
-/** Checks the options a partitioned crawl needs, before anything is touched. */
-function checkPartitionOptions(options: CrawlOptions): void {
-  if (options.partition == null) return;
-  checkPartition(options.partition);
-  if (options.indexUrl == null || options.indexUrl === '') {
-    throw new ValidationError('`partition` needs a shared PostgreSQL index (--index postgres://...): the processes of a partitioned crawl share their frontier through it');
-  }
-}
-
 /**
  * Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. Throws
  * CrawlLockedError at once, before touching the folder, while another crawl runs on it
@@ -371,28 +314,13 @@ function checkPartitionOptions(options: CrawlOptions): void {
 export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const dataDir = options.dataDir ?? './data';
   const { seeds, scope } = seedScope(options.seeds, options.config.crawl.scope);
-  checkPartitionOptions(options);
+  checkPartitionedCrawl(options);
   const lock = CrawlLock.acquire(dataDir);
   try {
     return await crawlHoldingLock(options, dataDir, seeds, scope);
   } finally {
     lock.release();
   }
-}
-
-/** The partition's end in the shared frontier (null for a lone crawl); a failure there is the run's. */
-async function endPartition(ctx: CrawlContext): Promise<{ pending: number; summary: PartitionSummary } | null> {
-  const partitioned = ctx.partitioned;
-  if (partitioned === null) return null;
-  let end: PartitionEnd;
-  try {
-    end = await partitioned.end();
-  } catch (error) {
-    ctx.run.fatal ??= error;
-    return null;
-  }
-  const orphaned = Object.fromEntries([...end.orphaned].map(([part, n]) => [String(part), n]));
-  return { pending: end.pending, summary: { ...partitioned.partition, orphaned } };
 }
 
 async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: readonly string[], scope: CrawlScope): Promise<CrawlSummary> {
@@ -423,7 +351,7 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
     enabled: settings.respectRobots,
     onOrigin: (origin, found) => pacer.setCrawlDelay(hostnameOf(origin), found.policy.crawlDelaySecs),
   });
-  const { crawleeConfig, queue, resume, partitioned, pendingAtStart } = await openQueue(crawleeDir, dedup, options);
+  const { crawleeConfig, queue, resume, partitioned, pendingAtStart } = await openCrawlQueue(crawleeDir, dedup, options);
   const budget = Math.max(0, settings.maxPages - resume.handledBefore);
   // Pending at the start: the journal's requests added and not done (the queue was filled from it).
   const linkBudget = new LinkBudget({
@@ -442,7 +370,12 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
   run.crawler = crawler;
   await runWithSignals(ctx, options, seeds, budget, progress);
 
-  const partitionEnd = await endPartition(ctx);
+  let partitionEnd: PartitionOutcome | null = null;
+  try {
+    partitionEnd = partitioned === null ? null : await endPartition(partitioned);
+  } catch (error) {
+    run.fatal ??= error;
+  }
   const pending = partitionEnd?.pending ?? (queue as DurableRequestQueue).pendingCount;
   try {
     await dedup.close();

@@ -9,12 +9,16 @@ import type { CrawlPartition } from './crawl-partition.js';
 import type { FrontierResume } from './durable-request-queue.js';
 import { PgFrontier } from './pg-frontier.js';
 import { openPgFrontierQueue, type PartitionEnd, type PgFrontierQueue } from './pg-frontier-queue.js';
-import type { CrawlPartitionOptions } from './crawl-types.js';
+import type { CrawlOptions, CrawlPartitionOptions, PartitionSummary } from './crawl-types.js';
+import { checkPartition } from './crawl-partition.js';
+import { ValidationError } from '../errors.js';
 
 export interface PartitionedQueue {
   readonly partition: CrawlPartition;
   readonly queue: PgFrontierQueue;
   readonly resume: FrontierResume;
+  /** Rows of this partition pending when it opened. */
+  readonly pendingAtStart: number;
   /** Starts claiming rows into the local queue; `onFatal` stops the crawl. */
   start(onFatal: (error: unknown) => void): void;
   /** After the crawler stopped: the last `done`s written, unhandled claims put back, the frontier closed. */
@@ -39,10 +43,33 @@ export async function openPartitionedQueue(config: Configuration, indexUrl: stri
     partition,
     queue,
     resume: { handledBefore: opening.handledBefore, interrupted: opening.takenBack, tornLines: 0 },
+    pendingAtStart: opening.pendingBefore,
     start: (onFatal) => queue.start(onFatal),
     end: () => {
       ended ??= queue.finish().finally(() => frontier.close());
       return ended;
     },
   };
+}
+
+/** Checks the options a partitioned crawl needs, before anything is touched. */
+export function checkPartitionedCrawl(options: Pick<CrawlOptions, 'partition' | 'indexUrl'>): void {
+  if (options.partition == null) return;
+  checkPartition(options.partition);
+  if (options.indexUrl == null || options.indexUrl === '') {
+    throw new ValidationError('`partition` needs a shared PostgreSQL index (--index postgres://...): the processes of a partitioned crawl share their frontier through it');
+  }
+}
+
+/** How a partitioned crawl's process ended: its partition's rows not done, and the summary's part. */
+export interface PartitionOutcome {
+  readonly pending: number;
+  readonly summary: PartitionSummary;
+}
+
+/** Ends the partition (see PartitionedQueue.end) and says how the shared frontier stands. */
+export async function endPartition(partitioned: PartitionedQueue): Promise<PartitionOutcome> {
+  const end = await partitioned.end();
+  const orphaned = Object.fromEntries([...end.orphaned].map(([part, n]) => [String(part), n]));
+  return { pending: end.pending, summary: { ...partitioned.partition, orphaned } };
 }

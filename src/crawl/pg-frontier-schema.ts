@@ -71,5 +71,6 @@ export const OPEN_ROWS_SQL = `SELECT f.part, f.state, count(*)::float8 AS n,
     AND l.classid = $1::oid AND l.objid = f.part::oid AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS owned
 FROM neardup_frontier f WHERE f.state <> 'done' GROUP BY f.part, f.state`;
 
-/** Rows of partition $1 done (handled by earlier runs, when the crawl starts). */
-export const DONE_COUNT_SQL = `SELECT count(*)::float8 AS n FROM neardup_frontier WHERE part = $1 AND state = 'done'`;
+/** Rows of partition $1 done (handled by earlier runs, when the crawl starts) and not done. */
+export const PARTITION_COUNTS_SQL = `SELECT count(*) FILTER (WHERE state = 'done')::float8 AS done, count(*) FILTER (WHERE state <> 'done')::float8 AS open
+FROM neardup_frontier WHERE part = $1`;

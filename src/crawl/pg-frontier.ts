@@ -27,7 +27,7 @@ import { PgSession, type PgSessionOptions } from '../fingerprint-index/postgres/
 import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
 import { partitionLabel, partitionOfHost, type CrawlPartition } from './crawl-partition.js';
 import {
-  CLAIM_SQL, DONE_COUNT_SQL, DONE_SQL, FRONTIER_CLASS, FRONTIER_SETUP_LOCK, INSERT_SQL, OPEN_ROWS_SQL, UNCLAIM_SQL, pgFrontierSchema,
+  CLAIM_SQL, DONE_SQL, FRONTIER_CLASS, FRONTIER_SETUP_LOCK, INSERT_SQL, OPEN_ROWS_SQL, PARTITION_COUNTS_SQL, UNCLAIM_SQL, pgFrontierSchema,
 } from './pg-frontier-schema.js';
 
 /** A frontier row handed to this process. */
@@ -60,6 +60,8 @@ export interface FrontierOpening {
   readonly handledBefore: number;
   /** Rows claimed by an earlier run of this partition that did not finish them, pending again. */
   readonly takenBack: number;
+  /** Rows of this partition pending (taken-back ones included). */
+  readonly pendingBefore: number;
 }
 
 export class PgFrontier {
@@ -96,8 +98,8 @@ export class PgFrontier {
       });
       const opening = await frontier.#serial(async (client) => {
         const taken = await client.query(UNCLAIM_SQL, [partition.index, null]);
-        const done = await client.query<{ n: number }>(DONE_COUNT_SQL, [partition.index]);
-        return { handledBefore: done.rows[0]!.n, takenBack: taken.rowCount ?? 0 };
+        const counts = await client.query<{ done: number; open: number }>(PARTITION_COUNTS_SQL, [partition.index]);
+        return { handledBefore: counts.rows[0]!.done, pendingBefore: counts.rows[0]!.open, takenBack: taken.rowCount ?? 0 };
       });
       return { frontier, opening };
     } catch (error) {
