@@ -253,6 +253,7 @@ describeWithPostgres('neardup crawl --partition i/4 with a shared PostgreSQL fro
       const fetched = pageFetches(from);
       const twice = [...fetched].filter(([, n]) => n > 1).map(([u]) => u);
       expect(twice.filter((u) => !claimedAtKill.has(u))).toEqual([]);
+      console.log(`kill run: ${claimedAtKill.size} rows claimed at the kill, ${twice.length} URLs fetched twice, ${restartSummary.handledBefore} done before the restart`);
       expectSamePages(fetched, baselinePages);
       const stored = await storedOf(url);
       expect(stored.length).toBe(baselineStored);
