@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { defaultConfig, loadConfig } from '../config.js';
 import type { PartialConfig } from '../config.js';
-import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
+import type { CrawlPartitionOptions, CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
 // Types only: crawlee is loaded when a crawl starts, not when the CLI does.
 import type { SeedOutcome } from '../crawl/seed-outcomes.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
@@ -73,11 +73,23 @@ function partitionFlag(raw: string): CrawlPartition {
   }
 }
 
+/** The crawl's partition from `--partition` and `--partition-wait`, checked against the index (null: the whole crawl). */
+function partitionOption(flags: CrawlFlags, indexUrl: string | null): CrawlPartitionOptions | null {
+  if (flags.partition === undefined) {
+    if (flags.partitionWait !== undefined) throw new ValidationError('`--partition-wait` is for a partitioned crawl: give `--partition i/N` too');
+    return null;
+  }
+  if (indexUrl === null) {
+    throw new ValidationError('`--partition` needs a shared PostgreSQL index (--index postgres://... or NEARDUP_INDEX_URL): the processes of a partitioned crawl share their frontier through it');
+  }
+  return { ...flags.partition, ...(flags.partitionWait === undefined ? {} : { waitMs: flags.partitionWait * 1000 }) };
+}
+
 /** The summary's line of a partitioned crawl: this process's share, and work left where no crawler runs. */
 function partitionLine(s: CrawlSummary): string | null {
   if (s.partition === null) return null;
   const { index, count, orphaned } = s.partition;
-  const left = Object.entries(orphaned).sort((a, b) => Number(a[0]) - Number(b[0])).map(([part, n]) => `${part}/${count} (${n} URLs)`);
+  const left = Object.entries(orphaned).sort((a, b) => Number(a[0]) - Number(b[0])).map(([part, n]) => `${part}/${count} (${n} URL${n === 1 ? '' : 's'})`);
   return `  partition ${partitionLabel({ index, count })}: corpus of this process only`
     + (left.length === 0 ? '; the shared frontier is done' : `; work left in partitions with no crawler running: ${left.join(', ')} (run them with the same --index)`);
 }
@@ -159,10 +171,7 @@ export function registerCrawl(program: Command): void {
       };
       const config = loadConfig({ file: root.opts<{ config?: string }>().config, overrides });
       const indexUrl = indexUrlFrom(flags.index, config);
-      if (flags.partition !== undefined && indexUrl === null) {
-        throw new ValidationError('`--partition` needs a shared PostgreSQL index (--index postgres://... or NEARDUP_INDEX_URL): the processes of a partitioned crawl share their frontier through it');
-      }
-      if (flags.partitionWait !== undefined && flags.partition === undefined) throw new ValidationError('`--partition-wait` is for a partitioned crawl: give `--partition i/N` too');
+      const partition = partitionOption(flags, indexUrl);
 
       const tty = flags.progress && process.stderr.isTTY === true;
       const status = statusLine();
@@ -176,7 +185,7 @@ export function registerCrawl(program: Command): void {
           seeds,
           dataDir: flags.data,
           indexUrl,
-          partition: flags.partition === undefined ? null : { ...flags.partition, ...(flags.partitionWait === undefined ? {} : { waitMs: flags.partitionWait * 1000 }) },
+          partition,
           config,
           signal: interrupt.signal,
           ...(tty ? { onProgress, progressIntervalMs: 250 } : {}),

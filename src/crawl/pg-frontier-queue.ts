@@ -229,7 +229,7 @@ export class PgFrontierQueue extends RequestQueue {
 Object.defineProperty(PgFrontierQueue, 'name', { value: 'RequestQueue' });
 
 function orphanNotice(status: FrontierStatus, count: number, waitMs: number): string {
-  const parts = [...status.openOrphaned].sort((a, b) => a[0] - b[0]).map(([part, n]) => `${part}/${count} (${n} URLs)`).join(', ');
+  const parts = [...status.openOrphaned].sort((a, b) => a[0] - b[0]).map(([part, n]) => `${part}/${count} (${n} URL${n === 1 ? '' : 's'})`).join(', ');
   return `partition work left with no crawler running it: ${parts}; waiting up to ${Math.round(waitMs / 1000)} s for it (start \`--partition\` for it with the same --index)`;
 }
 

@@ -275,7 +275,7 @@ describeWithPostgres('neardup crawl --partition i/4 with a shared PostgreSQL fro
       expect(first.code, first.stderr).toBe(0);
       // Its one seed is partition 2's, which no crawler runs: with --partition-wait 0 it ends at once and says so.
       expect((JSON.parse(first.stdout) as { partition: { orphaned: object } }).partition.orphaned).toEqual({ [String(partitionOfHost('127.0.0.1', 4))]: 1 });
-      expect(first.stderr).toMatch(/partition work left with no crawler running it: 2\/4 \(1 URLs\)/);
+      expect(first.stderr).toMatch(/partition work left with no crawler running it: 2\/4 \(1 URL\)/);
       await holder.connect();
       await holder.query('SELECT pg_advisory_lock($1::int, $2::int)', [0x6e646670, 1]);
       const second = await spawnNeardup(['crawl', generated.seeds[0]!, '--data', join(temp, 'b'), '--index', url, '--partition', '1/4', '--no-progress']);
