@@ -60,7 +60,6 @@ export class PgFrontierQueue extends RequestQueue {
   #wake: (() => void) | null = null;
   #stopping = false;
   #finished = false;
-  #lastStatus: FrontierStatus | null = null;
 
   /** 1 until the feeder has seen the end of the crawl (the crawler must not finish before), then 0. */
   get waiting(): number {
@@ -146,11 +145,6 @@ export class PgFrontierQueue extends RequestQueue {
     return { pending: status.openOwn, orphaned };
   }
 
-  /** The last frontier status the feeder saw (null before the first). */
-  get lastStatus(): FrontierStatus | null {
-    return this.#lastStatus;
-  }
-
   #recordDone(key: string): void {
     this.#doneBuffer.push(key);
     void this.#flush().catch((error: unknown) => this.#onFatal(error));
@@ -188,7 +182,6 @@ export class PgFrontierQueue extends RequestQueue {
       }
       if (this.#claimed.size === 0 && this.#doneBuffer.length === 0 && this.#flushing === null) {
         const status = await frontier.status();
-        this.#lastStatus = status;
         if (status.openOwned === 0) {
           if (status.openOrphaned.size === 0) break;
           if (orphanedSince === null) {
