@@ -61,6 +61,16 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   index: [],
 };
 
+/**
+ * Single files allowed across areas beyond ALLOWED: the shared crawl frontier of a partitioned crawl
+ * (crawl/pg-frontier.ts) lives in the PostgreSQL index's database and talks to it through the
+ * index's connection (its waits and retries when the server is lost) and URL parsing, nothing else.
+ */
+const FILE_EXCEPTIONS: ReadonlySet<string> = new Set([
+  'crawl/pg-frontier.ts → fingerprint-index/postgres/pg-session.ts',
+  'crawl/pg-frontier.ts → fingerprint-index/postgres/pg-errors.ts',
+]);
+
 describe('import rules of src/', () => {
   it('finds the files and their imports (the check below is not vacuous)', () => {
     expect(files.length).toBeGreaterThan(100);
@@ -75,7 +85,8 @@ describe('import rules of src/', () => {
     const bad = crossing
       .filter((e) => e.from !== 'index') // the package entry re-exports from every area
       .filter((e) => !(ALLOWED[e.from === 'cli' && !e.file.includes('/') ? 'cli_entry' : e.from] ?? []).includes(e.to))
-      .map((e) => `${e.file} → ${e.target}`);
+      .map((e) => `${e.file} → ${e.target}`)
+      .filter((edge) => !FILE_EXCEPTIONS.has(edge));
     expect(bad).toEqual([]);
   });
 

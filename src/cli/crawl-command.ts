@@ -6,17 +6,22 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { defaultConfig, loadConfig } from '../config.js';
 import type { PartialConfig } from '../config.js';
-import type { CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
+import type { CrawlPartitionOptions, CrawlProgress, CrawlSummary } from '../crawl/crawl.js';
 // Types only: crawlee is loaded when a crawl starts, not when the CLI does.
 import type { SeedOutcome } from '../crawl/seed-outcomes.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
 import { abortOnSigint, choiceFlag, indexLabel, indexUrlFrom, intFlag, statusLine, verifyOption } from './shared.js';
+import { InvalidArgumentError } from 'commander';
+import { ValidationError } from '../errors.js';
+import { parsePartition, partitionLabel, type CrawlPartition } from '../crawl/crawl-partition.js';
 
 interface CrawlFlags {
   readonly verify?: 'on' | 'off';
   readonly data: string;
   readonly index?: string;
+  readonly partition?: CrawlPartition;
+  readonly partitionWait?: number;
   readonly maxPages?: number;
   readonly maxDepth?: number;
   readonly concurrency?: number;
@@ -59,6 +64,36 @@ export function seedFailureLines(outcomes: readonly SeedOutcome[]): { lines: str
   return { lines, noneFetched };
 }
 
+/** commander's parser of `--partition i/N` (a bad value: one line, exit 2). */
+function partitionFlag(raw: string): CrawlPartition {
+  try {
+    return parsePartition(raw);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+/** The crawl's partition from `--partition` and `--partition-wait`, checked against the index (null: the whole crawl). */
+function partitionOption(flags: CrawlFlags, indexUrl: string | null): CrawlPartitionOptions | null {
+  if (flags.partition === undefined) {
+    if (flags.partitionWait !== undefined) throw new ValidationError('`--partition-wait` is for a partitioned crawl: give `--partition i/N` too');
+    return null;
+  }
+  if (indexUrl === null) {
+    throw new ValidationError('`--partition` needs a shared PostgreSQL index (--index postgres://... or NEARDUP_INDEX_URL): the processes of a partitioned crawl share their frontier through it');
+  }
+  return { ...flags.partition, ...(flags.partitionWait === undefined ? {} : { waitMs: flags.partitionWait * 1000 }) };
+}
+
+/** The summary's line of a partitioned crawl: this process's share, and work left where no crawler runs. */
+function partitionLine(s: CrawlSummary): string | null {
+  if (s.partition === null) return null;
+  const { index, count, orphaned } = s.partition;
+  const left = Object.entries(orphaned).sort((a, b) => Number(a[0]) - Number(b[0])).map(([part, n]) => `${part}/${count} (${n} URL${n === 1 ? '' : 's'})`);
+  return `  partition ${partitionLabel({ index, count })}: corpus of this process only`
+    + (left.length === 0 ? '; the shared frontier is done' : `; work left in partitions with no crawler running: ${left.join(', ')} (run them with the same --index)`);
+}
+
 /** The closing summary, for people. */
 export function crawlSummaryText(s: CrawlSummary, indexUrl: string | null = null): string {
   const ended = s.stopReason === 'finished'
@@ -79,6 +114,8 @@ export function crawlSummaryText(s: CrawlSummary, indexUrl: string | null = null
   if (s.linksDropped > 0) {
     lines.push(`  links dropped: ${s.linksDropped} (over --max-links-per-page on their page, or past --queue-multiple × the pages left)`);
   }
+  const partition = partitionLine(s);
+  if (partition !== null) lines.push(partition);
   const index = indexUrl === null ? join(s.dataDir, databaseFileName) : indexLabel(indexUrl);
   lines.push(`  outputs: ${index}, ${join(s.dataDir, corpusFileName)}, ${join(s.dataDir, crawleeFolderName)}/`);
   return `${lines.join('\n')}\n`;
@@ -93,6 +130,8 @@ export function registerCrawl(program: Command): void {
     .argument('<url...>', 'seed URLs (http or https); their hosts make the crawl scope')
     .option('--data <dir>', 'folder for neardup.db, corpus.jsonl and the crawl queue (crawlee/); the same folder resumes a crawl', './data')
     .option('--index <url>', 'a PostgreSQL index shared by many processes and machines (postgres://user:password@host:port/db) instead of neardup.db in --data (the corpus stays in --data); also NEARDUP_INDEX_URL or config index.url')
+    .option('--partition <i/N>', 'crawl partition i of N (0 ≤ i < N) of the hosts, by a hash of their registrable domain, with the other partitions run by other processes or machines on the same --index postgres://... (needed); links reach the other partitions through a frontier table in that database', partitionFlag)
+    .option('--partition-wait <secs>', 'with --partition: how long work left in partitions with no crawler running (one killed and not restarted yet) keeps this process waiting before it ends (default: 600)', intFlag('partition-wait', 0, 7 * 86_400))
     .option('--max-pages <n>', `pages to fetch in all, earlier runs on --data included (default: ${d.maxPages})`, intFlag('max-pages', 1, 100_000_000))
     .option('--max-depth <n>', `links to follow from a seed, at most (default: ${d.maxDepth})`, intFlag('max-depth', 0, 10_000))
     .option('--concurrency <n>', `requests in flight (default: ${d.concurrency})`, intFlag('concurrency', 1, 1000))
@@ -132,6 +171,7 @@ export function registerCrawl(program: Command): void {
       };
       const config = loadConfig({ file: root.opts<{ config?: string }>().config, overrides });
       const indexUrl = indexUrlFrom(flags.index, config);
+      const partition = partitionOption(flags, indexUrl);
 
       const tty = flags.progress && process.stderr.isTTY === true;
       const status = statusLine();
@@ -145,6 +185,7 @@ export function registerCrawl(program: Command): void {
           seeds,
           dataDir: flags.data,
           indexUrl,
+          partition,
           config,
           signal: interrupt.signal,
           ...(tty ? { onProgress, progressIntervalMs: 250 } : {}),

@@ -51,6 +51,31 @@ export interface CrawlSummary extends CrawlProgress {
   readonly stopReason: 'finished' | 'max-pages' | 'aborted';
   /** What became of each seed in this run (a seed that could not be fetched, with its cause). */
   readonly seedOutcomes: readonly SeedOutcome[];
+  /** A partitioned crawl's share and what it left in the shared frontier; null for a lone crawl. */
+  readonly partition: PartitionSummary | null;
+}
+
+/** The end of one process of a partitioned crawl. */
+export interface PartitionSummary {
+  readonly index: number;
+  readonly count: number;
+  /** Frontier rows not done in partitions with no crawler running when this one ended, by partition number. */
+  readonly orphaned: Readonly<Record<string, number>>;
+}
+
+/** One process's share of a crawl split across processes and machines (`--partition i/N`). */
+export interface CrawlPartitionOptions {
+  /** This process's partition, 0 ≤ index < count. */
+  readonly index: number;
+  /** Partitions of the crawl (the same in every process of it). */
+  readonly count: number;
+  /**
+   * How long work left in partitions with no crawler running (one killed and not restarted yet)
+   * keeps this process waiting before it ends. @default 600000
+   */
+  readonly waitMs?: number;
+  /** One-line notices (waiting for a partition, the server gone and back). @default a line on stderr */
+  readonly onNotice?: (message: string) => void;
 }
 
 export interface CrawlOptions {
@@ -60,6 +85,11 @@ export interface CrawlOptions {
   readonly dataDir?: string;
   /** A PostgreSQL index shared with other crawler processes instead of dataDir's neardup.db. @default null */
   readonly indexUrl?: string | null;
+  /**
+   * Crawl one partition of the hosts, the frontier shared through the PostgreSQL index (needs
+   * `indexUrl`); the data folder then holds this process's corpus only. @default null (the whole crawl)
+   */
+  readonly partition?: CrawlPartitionOptions | null;
   readonly config: Config;
   /** Aborting stops fetching new pages; pages in flight finish, the queue keeps the rest. */
   readonly signal?: AbortSignal;

@@ -12,15 +12,13 @@
  * requests are not fetched again, requests left in progress by a killed process are pending again,
  * and the page budget (`crawl.maxPages`) counts the pages of earlier runs too.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { LogLevel, log as crawleeLog } from '@crawlee/cheerio';
 import type { Configuration } from '@crawlee/cheerio';
 import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { Config } from '../config.js';
-import { CrawlError, NeardupError, StorageError } from '../errors.js';
+import { CrawlError, NeardupError } from '../errors.js';
 import { extractParsedPage, parsePage } from '../analyze/analyze-page.js';
 import type { ExtractedPage, PageInput, SkipReason } from '../types.js';
 import { openDedupStage, type DedupStage } from './dedup-stage.js';
@@ -28,16 +26,16 @@ import type { CommitResult } from '../pipeline.js';
 import { inCrawlScope, seedScope } from './crawl-scope.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { hostnameOf, parseHttpUrl } from '../url/url-host.js';
-import { crawleeConfiguration } from './crawlee-configuration.js';
 import { CrawlLock } from './crawl-lock.js';
 import { LinkBudget, addAllOptions, newRequestCount } from './link-budget.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
 import { findPageSkip } from '../errors.js';
-import { frontierJournalName } from './frontier-journal.js';
 import type { JournalEntry } from './frontier-journal.js';
-import { openDurableRequestQueue, type DurableRequestQueue, type FrontierResume } from './durable-request-queue.js';
-import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
+import type { DurableRequestQueue } from './durable-request-queue.js';
+import type { RequestQueue } from '@crawlee/cheerio';
+import { checkPartitionedCrawl, endPartition, type PartitionedQueue, type PartitionOutcome } from './partitioned-queue.js';
+import { crawleeDirOf, openCrawlQueue } from './open-crawl-queue.js';
 import { RobotsCache, type OriginRobots } from './robots-cache.js';
 import { SeedOutcomes } from './seed-outcomes.js';
 import { PendingVerdicts } from './pending-verdicts.js';
@@ -45,7 +43,7 @@ import { HostRates } from './crawl-activity.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
 
-export type { CrawlOptions, CrawlPageEvent, CrawlProgress, CrawlSummary } from './crawl-types.js';
+export type { CrawlOptions, CrawlPageEvent, CrawlPartitionOptions, CrawlProgress, CrawlSummary, PartitionSummary } from './crawl-types.js';
 import type { CrawlOptions, CrawlPageEvent, CrawlProgress, CrawlSummary } from './crawl-types.js';
 
 function lastModifiedIso(header: string | string[] | undefined): string | null {
@@ -66,31 +64,6 @@ function failureDetail(error: Error): string {
   return firstLine(lines[0] ?? error.name);
 }
 
-/** `<dataDir>/crawlee`, created. */
-function crawleeDirOf(dataDir: string): string {
-  const crawleeDir = join(dataDir, crawleeFolder);
-  try {
-    mkdirSync(crawleeDir, { recursive: true });
-  } catch (error) {
-    throw new StorageError(`Cannot create \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
-  }
-  return crawleeDir;
-}
-
-/**
- * crawlee's configuration and request queue of the data folder, the queue filled from the
- * frontier journal (the dedup stage closed if they fail).
- */
-async function openQueue(crawleeDir: string, dedup: DedupStage): Promise<{ crawleeConfig: Configuration; queue: DurableRequestQueue; resume: FrontierResume }> {
-  try {
-    const crawleeConfig = crawleeConfiguration(crawleeDir);
-    const { queue, resume } = await openDurableRequestQueue(crawleeConfig, join(crawleeDir, frontierJournalName));
-    return { crawleeConfig, queue, resume };
-  } catch (error) {
-    await dedup.close();
-    throw new CrawlError(`Cannot open the request queue in \`${crawleeDir}\`: ${(error as Error).message}`, { cause: error });
-  }
-}
 
 /** What one run of a crawl changes as it goes. */
 interface CrawlRun {
@@ -125,7 +98,10 @@ interface CrawlContext {
   /** What the queue may still take (link-budget.ts). */
   readonly linkBudget: LinkBudget;
   readonly dedup: DedupStage;
-  readonly queue: DurableRequestQueue;
+  /** Where a request's `done` waits for its page's verdict and links (deferDone). */
+  readonly queue: Pick<DurableRequestQueue, 'deferDone' | 'settled'>;
+  /** The shared frontier of a partitioned crawl, or null. */
+  readonly partitioned: PartitionedQueue | null;
   /** Pages handed to the dedup stage whose verdicts have not arrived. */
   readonly verdicts: PendingVerdicts;
   readonly run: CrawlRun;
@@ -176,10 +152,13 @@ async function linksToFollow(ctx: CrawlContext, links: readonly string[], depth:
 }
 
 /**
- * Journalled first, then queued, by the queue itself (see durable-request-queue.ts); resolves with
- * how many were new to the queue.
+ * Journalled first, then queued, by the queue itself (see durable-request-queue.ts), or sent to the
+ * shared frontier of a partitioned crawl (pg-frontier-queue.ts); resolves with how many were new to
+ * this process's queue.
  */
 async function enqueue(ctx: CrawlContext, requests: readonly JournalEntry[]): Promise<number> {
+  // Partitioned: every link goes to the shared frontier; the local queue takes only claimed rows.
+  if (ctx.partitioned !== null) return ctx.partitioned.queue.enqueue(requests);
   return newRequestCount(await ctx.run.crawler!.addRequests([...requests], addAllOptions(requests.length)));
 }
 
@@ -266,7 +245,7 @@ async function handleFailure(ctx: CrawlContext, context: CheerioCrawlingContext,
 }
 
 /** The crawler of one run: crawlee's options, neardup's fetch policy and the two handlers. */
-function createCrawler(ctx: CrawlContext, queue: DurableRequestQueue, crawleeConfig: Configuration, pacer: HostPacer, budget: number): PageCrawler {
+function createCrawler(ctx: CrawlContext, queue: RequestQueue, crawleeConfig: Configuration, pacer: HostPacer, budget: number): PageCrawler {
   const { settings } = ctx;
   return new PageCrawler({
     requestQueue: queue,
@@ -295,7 +274,7 @@ function createCrawler(ctx: CrawlContext, queue: DurableRequestQueue, crawleeCon
     robotsAllowRedirect: (url) => ctx.robots.allows(url),
     robotsAllow: (url) => ctx.robots.allows(url),
     onDisallowed: (request) => recordRobotsSkip(ctx, request.url),
-    pendingWork: () => ctx.verdicts.size,
+    pendingWork: () => ctx.verdicts.size + (ctx.partitioned?.queue.waiting ?? 0),
     parse: parsePage as (html: string) => CheerioAPI,
     pacer,
     budget,
@@ -307,9 +286,13 @@ function createCrawler(ctx: CrawlContext, queue: DurableRequestQueue, crawleeCon
 async function runCrawler(ctx: CrawlContext, seeds: readonly string[], budget: number, signal: AbortSignal | undefined): Promise<void> {
   const crawler = ctx.run.crawler!;
   try {
+    // Partitioned: every process may be given every seed; each goes to the shared frontier once.
     const admitted = await linksToFollow(ctx, seeds, 0, (count) => count);
     if (admitted.length > 0) ctx.linkBudget.addedOutside(await enqueue(ctx, admitted));
-    if (budget > 0 && signal?.aborted !== true) await crawler.run();
+    if (budget > 0 && signal?.aborted !== true) {
+      ctx.partitioned?.start((error) => stopOnStorageFailure(ctx.run, error));
+      await crawler.run();
+    }
     await crawler.settled();
     if (crawler.budgetReached && ctx.run.stopReason === 'finished') ctx.run.stopReason = 'max-pages';
     if (budget === 0 && ctx.run.stopReason === 'finished') ctx.run.stopReason = 'max-pages';
@@ -325,11 +308,13 @@ async function runCrawler(ctx: CrawlContext, seeds: readonly string[], budget: n
 /**
  * Crawls from the seeds into the data folder; resolves with a summary when the crawl ends. Throws
  * CrawlLockedError at once, before touching the folder, while another crawl runs on it
- * (crawl-lock.ts). Bad seeds or scope are refused before anything is written.
+ * (crawl-lock.ts), or, for a partitioned crawl, while another process runs the same partition
+ * (pg-frontier.ts). Bad seeds, scope or partition are refused before anything is written.
  */
 export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const dataDir = options.dataDir ?? './data';
   const { seeds, scope } = seedScope(options.seeds, options.config.crawl.scope);
+  checkPartitionedCrawl(options);
   const lock = CrawlLock.acquire(dataDir);
   try {
     return await crawlHoldingLock(options, dataDir, seeds, scope);
@@ -366,14 +351,14 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
     enabled: settings.respectRobots,
     onOrigin: (origin, found) => pacer.setCrawlDelay(hostnameOf(origin), found.policy.crawlDelaySecs),
   });
-  const { crawleeConfig, queue, resume } = await openQueue(crawleeDir, dedup);
+  const { crawleeConfig, queue, resume, partitioned, pendingAtStart } = await openCrawlQueue(crawleeDir, dedup, options);
   const budget = Math.max(0, settings.maxPages - resume.handledBefore);
   // Pending at the start: the journal's requests added and not done (the queue was filled from it).
   const linkBudget = new LinkBudget({
-    maxLinksPerPage: settings.maxLinksPerPage, queueBudgetMultiple: settings.queueBudgetMultiple, budget, pendingAtStart: queue.pendingCount,
+    maxLinksPerPage: settings.maxLinksPerPage, queueBudgetMultiple: settings.queueBudgetMultiple, budget, pendingAtStart,
   });
   const ctx: CrawlContext = {
-    settings, scope, robots, linkBudget, dedup, queue, run,
+    settings, scope, robots, linkBudget, dedup, queue, partitioned, run,
     verdicts: new PendingVerdicts(settings.concurrency, (error) => stopOnStorageFailure(run, error)),
     emit: (event) => {
       seedOutcomes.observe(event.url, event.decision, event.detail);
@@ -383,10 +368,37 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
   };
   const crawler = createCrawler(ctx, queue, crawleeConfig, pacer, budget);
   run.crawler = crawler;
+  await runWithSignals(ctx, options, seeds, budget, progress);
 
+  let partitionEnd: PartitionOutcome | null = null;
+  try {
+    partitionEnd = partitioned === null ? null : await endPartition(partitioned);
+  } catch (error) {
+    run.fatal ??= error;
+  }
+  const pending = partitionEnd?.pending ?? (queue as DurableRequestQueue).pendingCount;
+  try {
+    await dedup.close();
+  } catch (error) {
+    run.fatal ??= error;
+  }
+  if (run.fatal !== null) {
+    if (run.fatal instanceof NeardupError) throw run.fatal;
+    throw new CrawlError(`Crawl failed: ${firstLine((run.fatal as Error).message ?? String(run.fatal))}`, { cause: run.fatal });
+  }
+  if (run.stopReason === 'finished' && pending > 0) run.stopReason = 'max-pages';
+  return {
+    ...progress(), dataDir, seeds, handledBefore: resume.handledBefore, releasedLocks: resume.interrupted, repairedRequests: resume.tornLines, pending,
+    linksDropped: linkBudget.dropped, stopReason: run.stopReason, seedOutcomes: seedOutcomes.outcomes(), partition: partitionEnd?.summary ?? null,
+  };
+}
+
+/** runCrawler, stopped by the abort signal, with progress reported while it runs. */
+async function runWithSignals(ctx: CrawlContext, options: CrawlOptions, seeds: readonly string[], budget: number, progress: () => CrawlProgress): Promise<void> {
+  const { run } = ctx;
   const onAbort = () => {
     run.stopReason = 'aborted';
-    crawler.stop('aborted');
+    run.crawler!.stop('aborted');
   };
   if (options.signal?.aborted === true) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -400,20 +412,4 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
     if (ticker !== null) clearInterval(ticker);
     options.signal?.removeEventListener('abort', onAbort);
   }
-
-  const pending = queue.pendingCount;
-  try {
-    await dedup.close();
-  } catch (error) {
-    run.fatal ??= error;
-  }
-  if (run.fatal !== null) {
-    if (run.fatal instanceof NeardupError) throw run.fatal;
-    throw new CrawlError(`Crawl failed: ${firstLine((run.fatal as Error).message ?? String(run.fatal))}`, { cause: run.fatal });
-  }
-  if (run.stopReason === 'finished' && pending > 0) run.stopReason = 'max-pages';
-  return {
-    ...progress(), dataDir, seeds, handledBefore: resume.handledBefore, releasedLocks: resume.interrupted, repairedRequests: resume.tornLines, pending,
-    linksDropped: linkBudget.dropped, stopReason: run.stopReason, seedOutcomes: seedOutcomes.outcomes(),
-  };
 }

@@ -118,8 +118,16 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-/** Starts the site on a random port of 127.0.0.1 (and ::1 when available). */
-export async function startFixtureSite(hosts: FixtureHosts): Promise<FixtureSite> {
+export interface FixtureSiteOptions {
+  /**
+   * More IPv4 loopback addresses to answer on, at the same port (`127.0.0.2`, ...: on Linux the whole
+   * of 127.0.0.0/8 is loopback), so that a test can have many host names with no DNS. @default []
+   */
+  readonly addresses?: readonly string[];
+}
+
+/** Starts the site on a random port of 127.0.0.1 (and ::1 when available, and `addresses`). */
+export async function startFixtureSite(hosts: FixtureHosts, options: FixtureSiteOptions = {}): Promise<FixtureSite> {
   const table = new Map<string, Map<string, FixtureRoute>>();
   for (const [host, routes] of Object.entries(hosts)) {
     table.set(host.toLowerCase(), new Map(Object.entries(routes)));
@@ -195,6 +203,13 @@ export async function startFixtureSite(hosts: FixtureHosts): Promise<FixtureSite
     // No IPv6 loopback here (or the port is taken on it): 127.0.0.1 serves both names.
   }
 
+  const extra: Server[] = [];
+  for (const address of options.addresses ?? []) {
+    const server = makeServer();
+    await listen(server, port, address);
+    extra.push(server);
+  }
+
   const origin = (host: string) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     port,
@@ -212,7 +227,7 @@ export async function startFixtureSite(hosts: FixtureHosts): Promise<FixtureSite
     },
     pathsFetched: (host) => hits.filter((hit) => hit.host === host.toLowerCase()).map((hit) => hit.path),
     async close() {
-      await Promise.all([closeServer(v4), v6Listening ? closeServer(v6) : Promise.resolve()]);
+      await Promise.all([closeServer(v4), v6Listening ? closeServer(v6) : Promise.resolve(), ...extra.map(closeServer)]);
     },
   };
 }

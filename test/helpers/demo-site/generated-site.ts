@@ -23,11 +23,18 @@ export interface GeneratedSiteOptions {
   readonly mirrorShare?: number;
   /** PRNG seed. @default 1 */
   readonly seed?: number;
+  /**
+   * Host names of the originals, which are dealt to them in turn, each with its own home and list
+   * pages; IPv4 loopback addresses other than 127.0.0.1 are listened on. @default ['127.0.0.1']
+   */
+  readonly mainHosts?: readonly string[];
+  /** Host names of the mirror copies, likewise. @default ['localhost'] */
+  readonly mirrorHosts?: readonly string[];
 }
 
 export interface GeneratedSite {
   readonly site: FixtureSite;
-  /** Seeds: the two home pages. */
+  /** Seeds: the home pages (one per host). */
   readonly seeds: readonly string[];
   readonly originals: readonly string[];
   /** mirror URL → original URL */
@@ -74,7 +81,10 @@ export async function startGeneratedSite(options: GeneratedSiteOptions = {}): Pr
   const originalCount = pages - mirrorCount;
   const random = seededRandom(options.seed ?? 1);
   const words = vocabulary();
-  const site = await startFixtureSite({});
+  const mainHosts = options.mainHosts ?? [mainHost];
+  const mirrorHosts = options.mirrorHosts ?? [mirrorHost];
+  const addresses = [...mainHosts, ...mirrorHosts].filter((host) => /^127\.\d+\.\d+\.\d+$/.test(host) && host !== '127.0.0.1');
+  const site = await startFixtureSite({}, { addresses });
   const html = (body: string) => ({ body, headers: { 'content-type': 'text/html; charset=utf-8' } });
   const allPages: string[] = [];
   const serve = (host: string, path: string, body: string) => {
@@ -88,15 +98,17 @@ export async function startGeneratedSite(options: GeneratedSiteOptions = {}): Pr
   }
 
   const originalPath = (i: number) => `/a/${i}.html`;
+  const originalHost = (i: number) => mainHosts[i % mainHosts.length]!;
+  const mirrorHostOf = (j: number) => mirrorHosts[j % mirrorHosts.length]!;
   const texts: { title: string; paragraphs: string[]; html: string }[] = [];
   for (let i = 0; i < originalCount; i++) {
     const title = `Story ${i}: ${words[Math.floor(random() * words.length)]} and ${words[Math.floor(random() * words.length)]}`;
     const paragraphs = makeParagraphs(random, words);
     // Absolute links, so that byte copies on the mirror host link to the originals, as copies do.
-    const related = [1, 2, 3].map((k) => ({ href: site.url(mainHost, originalPath((i + k) % originalCount)), title: `Story ${(i + k) % originalCount}` }));
+    const related = [1, 2, 3].map((k) => ({ href: site.url(originalHost((i + k) % originalCount), originalPath((i + k) % originalCount)), title: `Story ${(i + k) % originalCount}` }));
     const body = dailySamplePage({ title, paragraphs, related });
     texts.push({ title, paragraphs, html: body });
-    serve(mainHost, originalPath(i), body);
+    serve(originalHost(i), originalPath(i), body);
   }
 
   const mirrors = new Map<string, string>();
@@ -115,8 +127,8 @@ export async function startGeneratedSite(options: GeneratedSiteOptions = {}): Pr
       edited[0] = edited[0]!.replace(/\b[a-z]{4,}\b/, 'changed');
       body = mirrorTimesPage({ title: original.title, paragraphs: edited, note: 'Updated.' });
     }
-    serve(mirrorHost, path, body);
-    mirrors.set(site.url(mirrorHost, path), site.url(mainHost, originalPath(source)));
+    serve(mirrorHostOf(j), path, body);
+    mirrors.set(site.url(mirrorHostOf(j), path), site.url(originalHost(source), originalPath(source)));
     mirrorPaths.push(path);
   }
 
@@ -129,13 +141,17 @@ export async function startGeneratedSite(options: GeneratedSiteOptions = {}): Pr
     }
     serve(host, '/', listPage(`${host} home`, Array.from({ length: count }, (_, k) => `/${prefix}/${k}.html`), null));
   };
-  lists(mainHost, 'list', Array.from({ length: originalCount }, (_, i) => originalPath(i)));
-  lists(mirrorHost, 'mlist', mirrorPaths);
+  mainHosts.forEach((host, h) => {
+    lists(host, 'list', Array.from({ length: originalCount }, (_, i) => i).filter((i) => originalHost(i) === host && i % mainHosts.length === h).map(originalPath));
+  });
+  mirrorHosts.forEach((host, h) => {
+    lists(host, 'mlist', mirrorPaths.filter((_, j) => j % mirrorHosts.length === h));
+  });
 
   return {
     site,
-    seeds: [site.url(mainHost, '/'), site.url(mirrorHost, '/')],
-    originals: Array.from({ length: originalCount }, (_, i) => site.url(mainHost, originalPath(i))),
+    seeds: [...mainHosts.map((host) => site.url(host, '/')), ...mirrorHosts.map((host) => site.url(host, '/'))],
+    originals: Array.from({ length: originalCount }, (_, i) => site.url(originalHost(i), originalPath(i))),
     mirrors,
     allPages,
   };
