@@ -66,9 +66,12 @@ const TWO_32 = 2 ** 32;
 /** This machine stores uint32 little-endian (then a sketch's bytes are its memory, copied as is). */
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
-/** Bytes of a sketch as stored (uint32 little-endian values). */
+/**
+ * Bytes of a sketch as stored (uint32 little-endian values). On a little-endian machine a view of the
+ * sketch's own memory (no copy: SQLite copies a blob when it is bound), so writing to one writes to both.
+ */
 export function sketchToBytes(sketch: Uint32Array): Uint8Array {
-  if (LITTLE_ENDIAN) return new Uint8Array(sketch.buffer.slice(sketch.byteOffset, sketch.byteOffset + sketch.byteLength));
+  if (LITTLE_ENDIAN) return new Uint8Array(sketch.buffer, sketch.byteOffset, sketch.byteLength);
   const out = new Uint8Array(sketch.length * 4);
   const view = new DataView(out.buffer);
   for (let i = 0; i < sketch.length; i++) view.setUint32(i * 4, sketch[i]!, true);
