@@ -63,13 +63,14 @@ function grown<T extends Uint32Array | Int32Array>(array: T, capacity: number, k
 export class SketchKeyTable {
   readonly keys: number;
   readonly perKeyLimit: number;
-  // Open-addressing table of distinct keys → head entry (entry index + 1; 0 = empty slot).
-  #slotKeys = new Uint32Array(MIN_CAPACITY);
-  #slotHeads = new Int32Array(MIN_CAPACITY);
+  // Open-addressing table of distinct keys → head entry (entry index + 1; 0 = empty slot), interleaved
+  // (slot s: key at 2s, head at 2s + 1) so that a probe touches one cache line, not two.
+  #slots = new Uint32Array(2 * MIN_CAPACITY);
+  #capacity = MIN_CAPACITY;
   #distinctKeys = 0;
   // Entries: the document's index (in #docIds) and the next (older) entry under the same key (index + 1; 0 = none).
   #entryDocs = new Uint32Array(MIN_CAPACITY);
-  #next = new Int32Array(MIN_CAPACITY);
+  #next = new Uint32Array(MIN_CAPACITY);
   #entries = 0;
   // Documents, in the order added (ascending ids): id and fingerprint.
   #docIds = new Uint32Array(MIN_CAPACITY);
@@ -97,7 +98,7 @@ export class SketchKeyTable {
 
   /** Bytes held in typed arrays. */
   get byteLength(): number {
-    return this.#slotKeys.byteLength + this.#slotHeads.byteLength + this.#entryDocs.byteLength + this.#next.byteLength
+    return this.#slots.byteLength + this.#entryDocs.byteLength + this.#next.byteLength
       + this.#docIds.byteLength + this.#docHi.byteLength + this.#docLo.byteLength + 3 * this.#counts.byteLength;
   }
 
@@ -109,7 +110,7 @@ export class SketchKeyTable {
     if (documents > this.#docIds.length) this.#growDocuments(documents);
     const entries = documents * this.keys;
     if (entries > this.#entryDocs.length) this.#growEntries(entries);
-    if (entries > MAX_LOAD * this.#slotKeys.length) this.#rehash(Math.ceil(entries / RESERVE_LOAD));
+    if (entries > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil(entries / RESERVE_LOAD));
   }
 
   /**
@@ -120,21 +121,21 @@ export class SketchKeyTable {
     const n = Math.min(this.keys, sketch.length);
     if (this.#documents === this.#docIds.length) this.#growDocuments(this.#documents + 1);
     if (this.#entries + n > this.#entryDocs.length) this.#growEntries(this.#entries + n);
-    if (this.#distinctKeys + n > MAX_LOAD * this.#slotKeys.length) this.#rehash(Math.ceil((this.#distinctKeys + n) / REHASH_LOAD));
+    if (this.#distinctKeys + n > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil((this.#distinctKeys + n) / REHASH_LOAD));
     const doc = this.#documents++;
     this.#docIds[doc] = id;
     this.#docHi[doc] = hi;
     this.#docLo[doc] = lo;
     for (let i = 0; i < n; i++) {
       const slot = this.#findSlot(sketch[i]!);
-      if (this.#slotHeads[slot] === 0) {
-        this.#slotKeys[slot] = sketch[i]!;
+      if (this.#slots[2 * slot + 1] === 0) {
+        this.#slots[2 * slot] = sketch[i]!;
         this.#distinctKeys++;
       }
       const entry = this.#entries++;
       this.#entryDocs[entry] = doc;
-      this.#next[entry] = this.#slotHeads[slot]!;
-      this.#slotHeads[slot] = entry + 1;
+      this.#next[entry] = this.#slots[2 * slot + 1]!;
+      this.#slots[2 * slot + 1] = entry + 1;
     }
   }
 
@@ -154,7 +155,7 @@ export class SketchKeyTable {
     for (let i = 0; i < n; i++) {
       const slot = this.#findSlot(sketch[i]!);
       let read = 0;
-      for (let e = this.#slotHeads[slot]!; e !== 0 && read < this.perKeyLimit; e = this.#next[e - 1]!, read++) {
+      for (let e = this.#slots[2 * slot + 1]!; e !== 0 && read < this.perKeyLimit; e = this.#next[e - 1]!, read++) {
         const doc = this.#entryDocs[e - 1]!;
         // Count the document's keys in a small hash table (stamped, so never cleared); act when it reaches `need`.
         let c = Math.imul(doc, 0x9e3779b1) >>> 0 & mask;
@@ -195,9 +196,10 @@ export class SketchKeyTable {
 
   /** The slot holding `key`, or the empty slot where it would go. */
   #findSlot(key: number): number {
-    const capacity = this.#slotKeys.length;
+    const capacity = this.#capacity;
+    const slots = this.#slots;
     let slot = slotOf(key, capacity);
-    while (this.#slotHeads[slot] !== 0 && this.#slotKeys[slot] !== key) {
+    while (slots[2 * slot + 1] !== 0 && slots[2 * slot] !== key) {
       slot++;
       if (slot === capacity) slot = 0;
     }
@@ -218,15 +220,15 @@ export class SketchKeyTable {
   }
 
   #rehash(capacity: number): void {
-    const oldKeys = this.#slotKeys;
-    const oldHeads = this.#slotHeads;
-    this.#slotKeys = new Uint32Array(capacity);
-    this.#slotHeads = new Int32Array(capacity);
-    for (let s = 0; s < oldKeys.length; s++) {
-      if (oldHeads[s] === 0) continue;
-      const slot = this.#findSlot(oldKeys[s]!);
-      this.#slotKeys[slot] = oldKeys[s]!;
-      this.#slotHeads[slot] = oldHeads[s]!;
+    const old = this.#slots;
+    const oldCapacity = this.#capacity;
+    this.#slots = new Uint32Array(2 * capacity);
+    this.#capacity = capacity;
+    for (let s = 0; s < oldCapacity; s++) {
+      if (old[2 * s + 1] === 0) continue;
+      const slot = this.#findSlot(old[2 * s]!);
+      this.#slots[2 * slot] = old[2 * s]!;
+      this.#slots[2 * slot + 1] = old[2 * s + 1]!;
     }
   }
 }
