@@ -149,7 +149,7 @@ export class SketchKeyTable {
   candidates(sketch: Uint32Array, out: IdList, minShared = 1, hi = 0, lo = 0, maxDistance = 64): void {
     const n = Math.min(this.keys, sketch.length);
     const need = Math.max(1, Math.min(minShared, n));
-    this.#ensureCounter(n * this.perKeyLimit);
+    this.#ensureCounter(Math.min(n * this.perKeyLimit, this.#documents)); // distinct documents a lookup can find
     const stamp = this.#nextStamp();
     const mask = this.#countDocs.length - 1;
     for (let i = 0; i < n; i++) {
