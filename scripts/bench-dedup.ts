@@ -10,7 +10,9 @@
  *   2. baseline beside it: the same reader, analysis and index, all on the main thread
  *      (`inProcess: true`), on the first --baseline-docs documents (default: all).
  *   3. the k-only path beside it (`--verify off`: no second stage, no sketches), with workers, unless
- *      --no-k-only; its docs/s and the ratio verify_ratio = docs/s with the second stage / without.
+ *      --no-k-only; its docs/s and the ratio verify_ratio = docs/s with the second stage / without,
+ *      and, since docs/s follows the machine's load, the CPU ms per document of both runs (the run
+ *      alone, every thread) and verify_cpu_ratio = k-only CPU per document / second-stage CPU per document.
  * The machine's load average is printed before and after: on a shared machine docs/s depends on
  * it, so CPU ms per document (all threads) is printed beside it, with the main thread's share, and
  * the cores the run actually got (CPU time / wall time: with the kernel's autogroup scheduling a
@@ -184,7 +186,8 @@ const baseline = await measure('inline', baselineDocs);
 process.stderr.write(`baseline (in-process, 1 thread): ${baseline.documents} docs in ${(baseline.elapsedMs / 1000).toFixed(1)} s, peak RSS ${baseline.peakRssMb} MB, `
   + `CPU ${(baseline.cpuMs / baseline.documents).toFixed(2)} ms/doc, ${(baseline.runCpuMs / baseline.elapsedMs).toFixed(2)} cores used\n`);
 const kOnly = flags['no-k-only'] ? null : await measure('batch', undefined, true);
-if (kOnly !== null) process.stderr.write(`k-only (--verify off): ${kOnly.documents} docs in ${(kOnly.elapsedMs / 1000).toFixed(1)} s, stored ${kOnly.stored}, exact ${kOnly.exact}, near ${kOnly.near}\n`);
+if (kOnly !== null) process.stderr.write(`k-only (--verify off): ${kOnly.documents} docs in ${(kOnly.elapsedMs / 1000).toFixed(1)} s, stored ${kOnly.stored}, exact ${kOnly.exact}, near ${kOnly.near}, `
+  + `main thread ${((kOnly.threads.main ?? 0) / kOnly.documents).toFixed(2)} ms/doc, ${(kOnly.runCpuMs / kOnly.elapsedMs).toFixed(2)} cores used\n`);
 process.stderr.write(`load average after: ${load()}\n`);
 
 const f = (x: number) => Math.round(x);
@@ -194,5 +197,8 @@ process.stdout.write(`dedup: docs=${batch.documents} docs_per_s=${f(batch.docsPe
   + `main_cpu_ms_per_doc=${((batch.threads.main ?? 0) / batch.documents).toFixed(2)} `
   + `cores_used=${(batch.runCpuMs / batch.elapsedMs).toFixed(2)} baseline_cores_used=${(baseline.runCpuMs / baseline.elapsedMs).toFixed(2)} `
   + `stored=${batch.stored} rejected=${batch.exact + batch.near + batch.similar}`
-  + (kOnly === null ? '' : ` k_only_docs_per_s=${f(kOnly.docsPerSecond)} verify_ratio=${(batch.docsPerSecond / kOnly.docsPerSecond).toFixed(2)} k_only_stored=${kOnly.stored}`)
+  + (kOnly === null ? '' : ` k_only_docs_per_s=${f(kOnly.docsPerSecond)} verify_ratio=${(batch.docsPerSecond / kOnly.docsPerSecond).toFixed(2)} k_only_stored=${kOnly.stored}`
+    // On a shared machine docs/s follows the load; CPU per document (the run alone, all threads) does not.
+    + ` k_only_cpu_ms_per_doc=${(kOnly.runCpuMs / kOnly.documents).toFixed(3)} verify_cpu_ms_per_doc=${(batch.runCpuMs / batch.documents).toFixed(3)}`
+    + ` verify_cpu_ratio=${(kOnly.runCpuMs / kOnly.documents / (batch.runCpuMs / batch.documents)).toFixed(2)}`)
   + '\n');

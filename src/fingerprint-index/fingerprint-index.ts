@@ -324,7 +324,7 @@ export class FingerprintIndex {
     }
     if (found === null) {
       this.#table!.add(id, hi, lo);
-      if (sketch !== null) this.#second?.add(id, sketch);
+      if (sketch !== null) this.#second?.add(id, hi, lo, sketch);
       return { kind: 'stored', id };
     }
     if (found.exact) return { kind: 'exact', id, matchId: found.id, matchUrl: found.url, distance: 0 };
@@ -409,7 +409,7 @@ export class FingerprintIndex {
       this.#buildPasses = view.passes;
       this.#lastSeenId = maxId;
       this.#urls = new UrlLookup(this.#sql, view.filter, maxId);
-      this.#second?.load(this.#sql.sketchChunk, maxId);
+      if (this.#second !== null) this.#second.load(this.#sql.sketchChunk, maxId, this.stats().stored);
       this.#table = view.table;
     } catch (error) {
       this.#invalidate();
@@ -424,7 +424,7 @@ export class FingerprintIndex {
     const rows = this.#sql.catchUp.all(this.#lastSeenId) as [number, number, number, number, number, Uint8Array | null][];
     for (const [id, isStored, hi, lo, key, sketch] of rows) {
       if (isStored === 1) table.add(id, hi, lo);
-      if (isStored === 1 && sketch !== null) this.#second?.add(id, sketch);
+      if (isStored === 1 && sketch !== null) this.#second?.add(id, hi, lo, sketch);
       urls.add(key, id);
       this.#lastSeenId = id;
     }

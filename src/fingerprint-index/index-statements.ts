@@ -136,7 +136,14 @@ export function prepareStatements(db: Database.Database, layout: BlockLayout): I
     urlOf: p('SELECT url FROM documents WHERE id = ?').pluck(),
     exactByText: p("SELECT id, url, text_hash FROM documents WHERE text_key = ? AND kind = 'stored' ORDER BY id").raw(),
     sketchRow: p('SELECT (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url, sketch FROM documents WHERE id = ?').raw(),
-    sketchChunk: p("SELECT id, sketch FROM documents WHERE id > ? AND id <= ? AND kind = 'stored' AND sketch IS NOT NULL").raw(),
+    // Stored rows with a sketch, packed as hex, one string per id range: id, hi, lo (8 hex digits each),
+    // the number n of sketch values that follow (2 digits, at most the first parameter) and the first n
+    // values as stored (uint32 little-endian). The key table needs no more than its keys.
+    sketchChunk: p(
+      `SELECT group_concat(printf('%08x%08x%08x%02x', id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295,
+         min(length(sketch) / 4, ?)) || hex(substr(sketch, 1, 4 * ?)), '')
+       FROM documents WHERE id > ? AND id <= ? AND kind = 'stored' AND sketch IS NOT NULL`,
+    ).pluck(),
     insert: p(`INSERT INTO documents (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`),
     insertSkipped: p('INSERT INTO skipped (url, reason, detail, at) VALUES (?, ?, ?, ?)'),
     bumpCount: p('UPDATE counters SET value = value + ? WHERE name = ?'),

@@ -56,6 +56,9 @@ export function resolveSecondStage(value: unknown): SecondStageOptions | null {
   });
 }
 
+/** Ids per chunk string when loading (≤ 1,024 × 90 hex digits: small enough for V8's young generation). */
+const CHUNK_IDS = 1024;
+
 export class SecondStage {
   readonly options: SecondStageOptions;
   readonly #sketchRow: Statement;
@@ -68,18 +71,35 @@ export class SecondStage {
     this.#table = this.#emptyTable();
   }
 
-  /** Rebuilds the key table from the stored sketches of ids 1..maxId (`chunk(after, upTo)` reads [id, sketch] rows). */
-  load(chunk: Statement, maxId: number): void {
-    this.#table = this.#emptyTable();
-    const step = 65_536;
-    for (let after = 0; after < maxId; after += step) {
-      for (const [id, bytes] of chunk.all(after, Math.min(maxId, after + step)) as [number, Uint8Array][]) this.#table.add(id, sketchFromBytes(bytes));
+  /**
+   * Rebuilds the key table from the stored sketches of ids 1..maxId: `chunk` packs them as hex (see
+   * IndexStatements.sketchChunk, only the keys of each); `expected`: stored documents (an upper bound
+   * of the rows, so the table is allocated once with room to grow by an eighth).
+   */
+  load(chunk: Statement, maxId: number, expected: number): void {
+    const keys = this.options.candidateKeys;
+    const table = this.#emptyTable();
+    table.reserve(Math.ceil(1.125 * expected));
+    const scratch = new Uint32Array(keys);
+    const views = Array.from({ length: keys + 1 }, (_, n) => scratch.subarray(0, n));
+    const bytes = Buffer.alloc(CHUNK_IDS * (13 + 4 * keys));
+    for (let after = 0; after < maxId; after += CHUNK_IDS) {
+      const hex = chunk.get(keys, keys, after, Math.min(maxId, after + CHUNK_IDS)) as string | null;
+      if (hex === null) continue;
+      const length = bytes.write(hex, 0, 'hex');
+      for (let at = 0; at < length;) {
+        const n = bytes[at + 12]!;
+        for (let i = 0; i < n; i++) scratch[i] = bytes.readUInt32LE(at + 13 + 4 * i);
+        table.add(bytes.readUInt32BE(at), views[n]!, bytes.readUInt32BE(at + 4), bytes.readUInt32BE(at + 8));
+        at += 13 + 4 * n;
+      }
     }
+    this.#table = table;
   }
 
-  /** Files a stored document's sketch (stored bytes or the sketch itself). */
-  add(id: number, sketch: Uint32Array | Uint8Array): void {
-    this.#table.add(id, sketch instanceof Uint8Array ? sketchFromBytes(sketch) : sketch);
+  /** Files a stored document of fingerprint (hi, lo) by its sketch (stored bytes or the sketch itself). */
+  add(id: number, hi: number, lo: number, sketch: Uint32Array | Uint8Array): void {
+    this.#table.add(id, sketch instanceof Uint8Array ? sketchFromBytes(sketch) : sketch, hi, lo);
   }
 
   /** Bytes of the key table. */
@@ -91,7 +111,8 @@ export class SecondStage {
   find(hi: number, lo: number, sketch: Uint32Array): SimilarMatch | null {
     const list = this.#list;
     list.clear();
-    this.#table.candidates(sketch, list, this.options.minSharedKeys);
+    // Candidates beyond K are dropped in memory: their sketches are never read.
+    this.#table.candidates(sketch, list, this.options.minSharedKeys, hi, lo, this.options.maxDistance);
     let best: SimilarMatch | null = null;
     for (let i = 0; i < list.count; i++) {
       const id = list.ids[i]!;

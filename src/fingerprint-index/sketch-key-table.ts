@@ -1,6 +1,6 @@
 /**
  * The second stage's candidate table: each stored document is filed under its `keys` smallest
- * sketch values (shingle-sketch.ts); a lookup lists the documents filed under any of the query's
+ * sketch values (shingle-sketch.ts); a lookup lists the documents filed under enough of the query's
  * keys. Two documents whose feature sets have Jaccard J share their smallest value with probability
  * J, so near copies meet here whatever their simhash distance; unrelated documents share a 32-bit
  * key with probability ~keys² / 2³² (scripts/measure-second-stage.ts chose this over multi-probing
@@ -12,10 +12,21 @@
  * every lookup list all of them; a lookup reads only the `perKeyLimit` documents filed last under a
  * key. A true copy shares most of its keys, so the limit costs little recall.
  *
+ * Each document's fingerprint is kept beside it (8 bytes), so a lookup drops the candidates beyond
+ * the second stage's distance K before anyone reads their sketches from SQLite: documents made of
+ * shared paragraphs meet on keys ~20 times a lookup (scripts/bench-dedup.ts), and ~97% of those lie
+ * beyond K, where verifySimilar would refuse them anyway.
+ *
+ * Memory, at `keys` = 8: an entry (document index, next entry) is 8 bytes; a distinct key's slot
+ * (key, head) is 8 bytes at a load of 0.5–0.75; a document is 12 bytes (id, fingerprint): ~180 bytes
+ * a document when keys are mostly distinct. Tables grow by half (sized to what the caller reserves
+ * when it knows, see reserve()), never doubling past what is needed.
+ *
  * In memory only, like the block tables: SQLite (the stored sketches) is the source of truth and
  * the table is rebuilt from it on open and kept in step inside each write transaction. Entries live
  * in typed arrays (a chain per key, newest first); no object per document.
  */
+import { popcount32 } from '../fingerprint/fingerprint-codec.js';
 import type { IdList } from './id-list.js';
 
 /** Options of a SketchKeyTable. */
@@ -26,32 +37,51 @@ export interface SketchKeyTableOptions {
   readonly perKeyLimit?: number;
 }
 
-function slotOf(key: number, mask: number): number {
+/** Slots are rehashed above this load (linear probing stays short up to ~0.75). */
+const MAX_LOAD = 0.75;
+/** ... to this load (growth by half). */
+const REHASH_LOAD = 0.5;
+/** reserve() sizes the slots for this load when every reserved key is distinct (an upper bound). */
+const RESERVE_LOAD = 0.7;
+const MIN_CAPACITY = 1024;
+
+/** The slot a key starts probing at, in [0, capacity): a mixed key scaled to the capacity (any capacity, not only powers of two). */
+function slotOf(key: number, capacity: number): number {
   let h = Math.imul(key ^ (key >>> 16), 0x7feb352d);
   h ^= h >>> 15;
-  return h & mask;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return Math.floor(((h >>> 0) / 4294967296) * capacity);
 }
 
-function growTo(array: Uint32Array, capacity: number): Uint32Array<ArrayBuffer> {
-  const out = new Uint32Array(capacity);
-  out.set(array);
+function grown<T extends Uint32Array | Int32Array>(array: T, capacity: number, keep: number): T {
+  const out = new (array.constructor as new (n: number) => T)(capacity);
+  out.set(array.subarray(0, keep));
   return out;
 }
 
 export class SketchKeyTable {
   readonly keys: number;
   readonly perKeyLimit: number;
-  // Open-addressing table of distinct keys → head entry (entry index + 1; 0 = empty slot).
-  #slotKeys = new Uint32Array(1024);
-  #slotHeads = new Int32Array(1024);
+  // Open-addressing table of distinct keys → head entry (entry index + 1; 0 = empty slot), interleaved
+  // (slot s: key at 2s, head at 2s + 1) so that a probe touches one cache line, not two.
+  #slots = new Uint32Array(2 * MIN_CAPACITY);
+  #capacity = MIN_CAPACITY;
   #distinctKeys = 0;
-  // Entries: document id and the next (older) entry under the same key (index + 1; 0 = none).
-  #ids = new Uint32Array(1024);
-  #next = new Int32Array(1024);
+  // Entries: the document's index (in #docIds) and the next (older) entry under the same key (index + 1; 0 = none).
+  #entryDocs = new Uint32Array(MIN_CAPACITY);
+  #next = new Uint32Array(MIN_CAPACITY);
   #entries = 0;
+  // Documents, in the order added (ascending ids): id and fingerprint.
+  #docIds = new Uint32Array(MIN_CAPACITY);
+  #docHi = new Uint32Array(MIN_CAPACITY);
+  #docLo = new Uint32Array(MIN_CAPACITY);
   #documents = 0;
-  /** Ids a lookup found, before counting (reused across lookups). */
-  #scratch = new Uint32Array(256);
+  // Per-lookup counter: an open-addressing table of document index → keys found, valid where its stamp is the lookup's.
+  #countDocs = new Uint32Array(512);
+  #counts = new Uint32Array(512);
+  #countStamps = new Uint32Array(512);
+  #stamp = 0;
 
   constructor(options: SketchKeyTableOptions = {}) {
     this.keys = options.keys ?? 8;
@@ -68,89 +98,137 @@ export class SketchKeyTable {
 
   /** Bytes held in typed arrays. */
   get byteLength(): number {
-    return this.#slotKeys.byteLength + this.#slotHeads.byteLength + this.#ids.byteLength + this.#next.byteLength;
-  }
-
-  /** Files document `id` under the first `keys` values of its sketch (ascending, distinct). */
-  add(id: number, sketch: Uint32Array): void {
-    const n = Math.min(this.keys, sketch.length);
-    if (this.#entries + n > this.#ids.length) this.#growEntries(this.#entries + n);
-    if (2 * (this.#distinctKeys + n) > this.#slotKeys.length) this.#rehash(2 * this.#slotKeys.length);
-    for (let i = 0; i < n; i++) {
-      const slot = this.#findSlot(sketch[i]!);
-      if (this.#slotHeads[slot] === 0) {
-        this.#slotKeys[slot] = sketch[i]!;
-        this.#distinctKeys++;
-      }
-      const entry = this.#entries++;
-      this.#ids[entry] = id;
-      this.#next[entry] = this.#slotHeads[slot]!;
-      this.#slotHeads[slot] = entry + 1;
-    }
-    this.#documents++;
+    return this.#slots.byteLength + this.#entryDocs.byteLength + this.#next.byteLength
+      + this.#docIds.byteLength + this.#docHi.byteLength + this.#docLo.byteLength + 3 * this.#counts.byteLength;
   }
 
   /**
-   * Adds to `out` the documents filed under at least `minShared` of the first `keys` values of
-   * `sketch` (fewer when the sketch is shorter). A copy shares most of its keys; two unrelated
-   * documents meet on one small value now and then (the smallest of many 32-bit values are small
-   * numbers, so they collide far more often than 2⁻³²), hardly ever on two.
+   * Makes room for `documents` documents in all (each with `keys` values, all distinct: an upper
+   * bound), so that a table built from a known number of rows is allocated once.
    */
-  candidates(sketch: Uint32Array, out: IdList, minShared = 1): void {
+  reserve(documents: number): void {
+    if (documents > this.#docIds.length) this.#growDocuments(documents);
+    const entries = documents * this.keys;
+    if (entries > this.#entryDocs.length) this.#growEntries(entries);
+    if (entries > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil(entries / RESERVE_LOAD));
+  }
+
+  /**
+   * Files document `id` (ids ascending from call to call), of fingerprint (hi, lo), under the first
+   * `keys` values of its sketch (ascending, distinct).
+   */
+  add(id: number, sketch: Uint32Array, hi = 0, lo = 0): void {
+    const n = Math.min(this.keys, sketch.length);
+    if (this.#documents === this.#docIds.length) this.#growDocuments(this.#documents + 1);
+    if (this.#entries + n > this.#entryDocs.length) this.#growEntries(this.#entries + n);
+    if (this.#distinctKeys + n > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil((this.#distinctKeys + n) / REHASH_LOAD));
+    const doc = this.#documents++;
+    this.#docIds[doc] = id;
+    this.#docHi[doc] = hi;
+    this.#docLo[doc] = lo;
+    for (let i = 0; i < n; i++) {
+      const slot = this.#findSlot(sketch[i]!);
+      if (this.#slots[2 * slot + 1] === 0) {
+        this.#slots[2 * slot] = sketch[i]!;
+        this.#distinctKeys++;
+      }
+      const entry = this.#entries++;
+      this.#entryDocs[entry] = doc;
+      this.#next[entry] = this.#slots[2 * slot + 1]!;
+      this.#slots[2 * slot + 1] = entry + 1;
+    }
+  }
+
+  /**
+   * Adds to `out` the documents filed under at least `minShared` of the first
+   * `keys` values of `sketch` (fewer when the sketch is shorter) whose fingerprint lies within
+   * `maxDistance` of (hi, lo) (64: any). A copy shares most of its keys; two unrelated documents meet
+   * on one small value now and then (the smallest of many 32-bit values are small numbers, so they
+   * collide far more often than 2⁻³²), hardly ever on two.
+   */
+  candidates(sketch: Uint32Array, out: IdList, minShared = 1, hi = 0, lo = 0, maxDistance = 64): void {
     const n = Math.min(this.keys, sketch.length);
     const need = Math.max(1, Math.min(minShared, n));
-    let found = 0;
+    this.#ensureCounter(Math.min(n * this.perKeyLimit, this.#documents)); // distinct documents a lookup can find
+    const stamp = this.#nextStamp();
+    const mask = this.#countDocs.length - 1;
     for (let i = 0; i < n; i++) {
       const slot = this.#findSlot(sketch[i]!);
       let read = 0;
-      for (let e = this.#slotHeads[slot]!; e !== 0 && read < this.perKeyLimit; e = this.#next[e - 1]!, read++) {
-        if (found === this.#scratch.length) this.#scratch = growTo(this.#scratch, 2 * found);
-        this.#scratch[found++] = this.#ids[e - 1]!;
+      for (let e = this.#slots[2 * slot + 1]!; e !== 0 && read < this.perKeyLimit; e = this.#next[e - 1]!, read++) {
+        const doc = this.#entryDocs[e - 1]!;
+        // Count the document's keys in a small hash table (stamped, so never cleared); act when it reaches `need`.
+        let c = Math.imul(doc, 0x9e3779b1) >>> 0 & mask;
+        while (this.#countStamps[c] === stamp && this.#countDocs[c] !== doc) c = (c + 1) & mask;
+        let count = 1;
+        if (this.#countStamps[c] === stamp) count = ++this.#counts[c]!;
+        else {
+          this.#countStamps[c] = stamp;
+          this.#countDocs[c] = doc;
+          this.#counts[c] = 1;
+        }
+        if (count === need && popcount32((this.#docHi[doc]! ^ hi) >>> 0) + popcount32((this.#docLo[doc]! ^ lo) >>> 0) <= maxDistance) {
+          out.push(this.#docIds[doc]!);
+        }
       }
     }
-    if (need === 1) {
-      for (let i = 0; i < found; i++) out.push(this.#scratch[i]!);
-      return;
+  }
+
+  /** Room in the per-lookup counter for `found` documents (at most half full). */
+  #ensureCounter(found: number): void {
+    if (2 * found <= this.#countDocs.length) return;
+    let capacity = this.#countDocs.length;
+    while (capacity < 2 * found) capacity *= 2;
+    this.#countDocs = new Uint32Array(capacity);
+    this.#counts = new Uint32Array(capacity);
+    this.#countStamps = new Uint32Array(capacity);
+    this.#stamp = 0;
+  }
+
+  /** A stamp no slot of the counter holds yet. */
+  #nextStamp(): number {
+    if (this.#stamp === 0xffffffff) {
+      this.#countStamps.fill(0);
+      this.#stamp = 0;
     }
-    // An id found under `need` keys appears `need` times: sort and count runs.
-    const ids = this.#scratch.subarray(0, found).sort();
-    for (let i = 0; i < found;) {
-      let j = i + 1;
-      while (j < found && ids[j] === ids[i]) j++;
-      if (j - i >= need) out.push(ids[i]!);
-      i = j;
-    }
+    return ++this.#stamp;
   }
 
   /** The slot holding `key`, or the empty slot where it would go. */
   #findSlot(key: number): number {
-    const mask = this.#slotKeys.length - 1;
-    let slot = slotOf(key, mask);
-    while (this.#slotHeads[slot] !== 0 && this.#slotKeys[slot] !== key) slot = (slot + 1) & mask;
+    const capacity = this.#capacity;
+    const slots = this.#slots;
+    let slot = slotOf(key, capacity);
+    while (slots[2 * slot + 1] !== 0 && slots[2 * slot] !== key) {
+      slot++;
+      if (slot === capacity) slot = 0;
+    }
     return slot;
   }
 
+  #growDocuments(needed: number): void {
+    const capacity = Math.max(needed, Math.ceil(1.5 * this.#docIds.length));
+    this.#docIds = grown(this.#docIds, capacity, this.#documents);
+    this.#docHi = grown(this.#docHi, capacity, this.#documents);
+    this.#docLo = grown(this.#docLo, capacity, this.#documents);
+  }
+
   #growEntries(needed: number): void {
-    let capacity = this.#ids.length;
-    while (capacity < needed) capacity *= 2;
-    const ids = new Uint32Array(capacity);
-    ids.set(this.#ids.subarray(0, this.#entries));
-    const next = new Int32Array(capacity);
-    next.set(this.#next.subarray(0, this.#entries));
-    this.#ids = ids;
-    this.#next = next;
+    const capacity = Math.max(needed, Math.ceil(1.5 * this.#entryDocs.length));
+    this.#entryDocs = grown(this.#entryDocs, capacity, this.#entries);
+    this.#next = grown(this.#next, capacity, this.#entries);
   }
 
   #rehash(capacity: number): void {
-    const oldKeys = this.#slotKeys;
-    const oldHeads = this.#slotHeads;
-    this.#slotKeys = new Uint32Array(capacity);
-    this.#slotHeads = new Int32Array(capacity);
-    for (let s = 0; s < oldKeys.length; s++) {
-      if (oldHeads[s] === 0) continue;
-      const slot = this.#findSlot(oldKeys[s]!);
-      this.#slotKeys[slot] = oldKeys[s]!;
-      this.#slotHeads[slot] = oldHeads[s]!;
+    const old = this.#slots;
+    const oldCapacity = this.#capacity;
+    this.#slots = new Uint32Array(2 * capacity);
+    this.#capacity = capacity;
+    for (let s = 0; s < oldCapacity; s++) {
+      if (old[2 * s + 1] === 0) continue;
+      const slot = this.#findSlot(old[2 * s]!);
+      this.#slots[2 * slot] = old[2 * s]!;
+      this.#slots[2 * slot + 1] = old[2 * s + 1]!;
     }
   }
 }

@@ -26,40 +26,52 @@ export function sketchValue(hi: number, lo: number): number {
 /**
  * Bottom-`size` sketch of the features whose hashes are hi/lo[0..count) (repeats counted once).
  * Returns the values ascending in a Uint32Array of length min(size, distinct features).
+ *
+ * By threshold rather than by keeping a sorted top list (which moved values on each of the ~k·ln(n/k)
+ * insertions): sketch values are uniform over 32 bits, so the `size`-th smallest of n lies near
+ * size/n · 2³². The values below twice that (~2·size of them) are moved to the front and sorted; when
+ * fewer than `size` distinct ones fell below (repeated features, or chance), the threshold doubles and
+ * the values are partitioned again. At 2³² every value passes, so the result is always exactly the
+ * `size` smallest distinct values.
  */
 export function shingleSketch(hi: Uint32Array, lo: Uint32Array, count: number, size: number): Uint32Array {
   if (!Number.isInteger(size) || size < 1 || size > MAX_SKETCH_SIZE) {
     throw new RangeError(`Expected \`size\` to be an integer 1–${MAX_SKETCH_SIZE}, got ${String(size)}`);
   }
-  const top = new Uint32Array(size);
-  let length = 0;
-  for (let i = 0; i < count; i++) {
-    const v = sketchValue(hi[i]!, lo[i]!);
-    // Once full, most values are above the largest kept one: one comparison and on.
-    if (length === size && v >= top[size - 1]!) continue;
-    // Binary search for v's place among top[0..length).
-    let low = 0;
-    let high = length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (top[mid]! < v) low = mid + 1;
-      else high = mid;
+  const values = new Uint32Array(count);
+  for (let i = 0; i < count; i++) values[i] = sketchValue(hi[i]!, lo[i]!);
+  let threshold = count <= 2 * size ? TWO_32 : Math.ceil((2 * size / count) * TWO_32);
+  for (;;) {
+    let below = 0;
+    if (threshold >= TWO_32) below = count;
+    else {
+      for (let i = 0; i < count; i++) {
+        const v = values[i]!;
+        if (v < threshold) {
+          values[i] = values[below]!;
+          values[below++] = v;
+        }
+      }
     }
-    if (low < length && top[low] === v) continue; // a repeated feature
-    const end = length === size ? size - 1 : length;
-    top.copyWithin(low + 1, low, end);
-    top[low] = v;
-    if (length < size) length++;
+    const front = values.subarray(0, below).sort();
+    let distinct = 0;
+    for (let i = 0; i < below && distinct < size; i++) if (i === 0 || front[i] !== front[i - 1]) front[distinct++] = front[i]!;
+    if (distinct === size || threshold >= TWO_32) return values.slice(0, distinct);
+    threshold = Math.min(TWO_32, 2 * threshold);
   }
-  return length === size ? top : top.slice(0, length);
 }
+
+const TWO_32 = 2 ** 32;
 
 /** This machine stores uint32 little-endian (then a sketch's bytes are its memory, copied as is). */
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
-/** Bytes of a sketch as stored (uint32 little-endian values). */
+/**
+ * Bytes of a sketch as stored (uint32 little-endian values). On a little-endian machine a view of the
+ * sketch's own memory (no copy: SQLite copies a blob when it is bound), so writing to one writes to both.
+ */
 export function sketchToBytes(sketch: Uint32Array): Uint8Array {
-  if (LITTLE_ENDIAN) return new Uint8Array(sketch.buffer.slice(sketch.byteOffset, sketch.byteOffset + sketch.byteLength));
+  if (LITTLE_ENDIAN) return new Uint8Array(sketch.buffer, sketch.byteOffset, sketch.byteLength);
   const out = new Uint8Array(sketch.length * 4);
   const view = new DataView(out.buffer);
   for (let i = 0; i < sketch.length; i++) view.setUint32(i * 4, sketch[i]!, true);

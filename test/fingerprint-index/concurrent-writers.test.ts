@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config.js';
 import { hammingDistance } from '../../src/fingerprint/fingerprint-codec.js';
 import { FingerprintIndex } from '../../src/fingerprint-index/fingerprint-index.js';
 import type { Decision } from '../../src/types.js';
@@ -25,13 +26,13 @@ beforeEach(() => {
 afterEach(() => temp.remove());
 
 /** Starts both writers, releases them together once both have opened the database, waits for both. */
-async function race(dbPath: string): Promise<ChildResult[]> {
+async function race(dbPath: string, mode: 'k' | 'verify' = 'k'): Promise<ChildResult[]> {
   const goFile = join(temp.dir, 'go');
   let ready = 0;
   const runs = ['A', 'B'].map(
     (role) =>
       new Promise<ChildResult>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dbPath, role, String(COUNT), goFile], {
+        const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dbPath, role, String(COUNT), goFile, mode], {
           cwd: ROOT,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
@@ -88,6 +89,33 @@ describe('two writer processes on one database file', () => {
       const wins = reported.map((decisions) => decisions.filter((d) => d.decision.kind === 'stored').length);
       // Both processes won some races when they met in the middle (informative; the checks above are the test).
       console.info(`concurrent writers: A stored ${wins[0]}, B stored ${wins[1]}`);
+    } finally {
+      index.close();
+    }
+  });
+
+  it('with the second stage on, never store two documents it matches (copies beyond k, sketches from the other process)', async () => {
+    const dbPath = join(temp.dir, 'race-verify.db');
+    const results = await race(dbPath, 'verify');
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const reported = results.map((r) => JSON.parse(r.stdout.split('\n')[1]!) as Array<{ url: string; decision: Decision }>);
+    const index = FingerprintIndex.open(dbPath, { params: paramsFor(3), verify: defaultConfig().verify });
+    try {
+      const storedUrls = new Set([...index.stored()].map((d) => d.url));
+      for (let i = 0; i < COUNT; i++) {
+        const a = storedUrls.has(`https://a.example/${i}`);
+        const b = storedUrls.has(`https://b.example/${i}`);
+        expect(a !== b, `pair ${i}: a stored ${a}, b stored ${b}`).toBe(true);
+      }
+      const stats = index.stats();
+      expect(stats).toMatchObject({ stored: COUNT, exact: 0, near: 0, similar: COUNT });
+      for (const { url, decision } of reported.flat()) {
+        const row = index.getByUrl(url);
+        if (decision.kind === 'stored') expect(row, url).toMatchObject({ id: decision.id });
+        else expect(row, url).toMatchObject({ id: (decision as { id: number }).id, kind: 'similar' });
+      }
+      const wins = reported.map((decisions) => decisions.filter((d) => d.decision.kind === 'stored').length);
+      console.info(`concurrent writers, second stage: A stored ${wins[0]}, B stored ${wins[1]}`);
     } finally {
       index.close();
     }

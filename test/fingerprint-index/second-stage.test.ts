@@ -87,6 +87,23 @@ describe('exact duplicates by text hash, second stage', () => {
     expect(again.checkAndInsert(doc('u:3', FAR, 'h3', sketchOf(20, 2020)))).toMatchObject({ kind: 'similar', matchId: 1 });
   });
 
+  it('a reopened index rebuilds the key table from every stored sketch, short ones and rows of other kinds among them', () => {
+    const a = open('reopen.db');
+    a.checkAndInsert(doc('u:1', BASE, 'h1', sketchOf(0, 2000)));
+    a.checkAndInsert(doc('u:1b', BASE, 'h1')); // exact: a rejected row, no sketch
+    a.checkAndInsert(doc('u:2', FAR, 'h2', sketchOf(5000, 5003))); // three values: fewer than the keys
+    a.checkAndInsert(doc('u:3', BASE, 'h3')); // stored without a sketch
+    a.close();
+    opened = [];
+    const again = open('reopen.db');
+    const farther = flipBits(FAR, [1, 2, 3, 4, 6, 7]); // 6 from u:2, beyond k
+    expect(again.checkAndInsert(doc('u:4', farther, 'h4', sketchOf(5000, 5003)))).toMatchObject({ kind: 'similar', matchId: 3 });
+    expect(again.checkAndInsert(doc('u:5', flipBits(BASE, [10, 11, 12, 13, 15, 16, 17, 18]), 'h5', sketchOf(40, 2040)))).toMatchObject({ kind: 'similar', matchId: 1 });
+    // The same copy beyond K: its candidate is dropped before its sketch is read.
+    const beyondK = flipBits(BASE, Array.from({ length: verify.maxDistance + 1 }, (_, i) => 3 * i));
+    expect(again.checkAndInsert(doc('u:6', beyondK, 'h6', sketchOf(40, 2040))).kind).toBe('stored');
+  });
+
   it('an index of an older schema opened read-only says how to rebuild it', () => {
     open('old.db').close();
     opened = [];

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IdList } from '../../src/fingerprint-index/id-list.js';
 import { SketchKeyTable } from '../../src/fingerprint-index/sketch-key-table.js';
+import { popcount32 } from '../../src/fingerprint/fingerprint-codec.js';
 
 const sketch = (...values: number[]) => Uint32Array.from(values.sort((a, b) => a - b));
 function lookup(table: SketchKeyTable, s: Uint32Array): number[] {
@@ -63,5 +64,51 @@ describe('SketchKeyTable with minShared', () => {
     out.clear();
     table.candidates(sketch(1), out, 2); // one value: one shared key is all it can have
     expect([...out.ids.subarray(0, out.count)].sort()).toEqual([1, 2]);
+  });
+});
+
+describe('SketchKeyTable with fingerprints', () => {
+  it('drops the documents whose fingerprint lies beyond maxDistance of the query', () => {
+    const table = new SketchKeyTable({ keys: 4 });
+    table.add(1, sketch(1, 2, 3, 4), 0, 0);
+    table.add(2, sketch(1, 2, 3, 4), 0x0000000f, 0); // 4 bits from 0/0
+    table.add(3, sketch(1, 2, 3, 4), 0xffffffff, 0x1); // 33 bits
+    const out = new IdList();
+    table.candidates(sketch(1, 2, 3, 4), out, 2, 0, 0, 4);
+    expect([...out.ids.subarray(0, out.count)].sort()).toEqual([1, 2]);
+    out.clear();
+    table.candidates(sketch(1, 2, 3, 4), out, 2, 0, 0, 3);
+    expect([...out.ids.subarray(0, out.count)]).toEqual([1]);
+    out.clear();
+    table.candidates(sketch(1, 2, 3, 4), out, 2); // no distance given: any
+    expect([...out.ids.subarray(0, out.count)].sort()).toEqual([1, 2, 3]);
+  });
+
+  it('agrees with a brute-force scan for any minShared and distance, reserved or grown', () => {
+    const doc = fc.record({
+      keys: fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 6 }),
+      hi: fc.integer({ min: 0, max: 0xffffffff }),
+      lo: fc.integer({ min: 0, max: 0xffffffff }),
+    });
+    fc.assert(fc.property(
+      fc.array(doc, { minLength: 1, maxLength: 400 }), doc, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 64 }), fc.boolean(),
+      (docs, query, minShared, maxDistance, reserve) => {
+        const table = new SketchKeyTable({ keys: 4, perKeyLimit: 1_000_000 });
+        if (reserve) table.reserve(docs.length);
+        docs.forEach((d, i) => table.add(i + 1, sketch(...d.keys), d.hi >>> 0, d.lo >>> 0));
+        const q = sketch(...query.keys);
+        const qKeys = new Set(q.subarray(0, 4));
+        const need = Math.min(minShared, qKeys.size);
+        const expected = docs.flatMap((d, i) => {
+          const s = sketch(...d.keys);
+          const shared = [...s.subarray(0, 4)].filter((k) => qKeys.has(k)).length;
+          const distance = popcount32((d.hi ^ query.hi) >>> 0) + popcount32((d.lo ^ query.lo) >>> 0);
+          return shared >= need && shared >= 1 && distance <= maxDistance ? [i + 1] : [];
+        });
+        const out = new IdList();
+        table.candidates(q, out, minShared, query.hi >>> 0, query.lo >>> 0, maxDistance);
+        expect([...out.ids.subarray(0, out.count)].sort((a, b) => a - b)).toEqual(expected);
+      },
+    ), { numRuns: 100 });
   });
 });

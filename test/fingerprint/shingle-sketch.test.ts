@@ -33,6 +33,23 @@ describe('shingleSketch', () => {
     }));
   });
 
+  it('finds the smallest distinct values when repeats or few distinct values make the first threshold too low', () => {
+    fc.assert(fc.property(
+      fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 200, max: 4000 }),
+      (pool, size, count) => {
+        // `count` features drawn from a small pool: far fewer distinct values than features.
+        const ids = Array.from({ length: count }, (_, i) => pool[(i * 7919) % pool.length]!);
+        const { hi, lo } = features(ids);
+        const expected = [...new Set(ids.map((_, i) => sketchValue(hi[i]!, lo[i]!)))].sort((x, y) => x - y).slice(0, size);
+        expect([...shingleSketch(hi, lo, count, size)]).toEqual(expected);
+      },
+    ), { numRuns: 50 });
+    const { hi, lo } = features(range(0, 5000));
+    const all = [...range(0, 5000).map((i) => sketchValue(hi[i]!, lo[i]!))].sort((x, y) => x - y);
+    expect([...shingleSketch(hi, lo, 5000, 64)]).toEqual(all.slice(0, 64));
+    expect(shingleSketch(hi, lo, 0, 64).length).toBe(0);
+  });
+
   it('reads only the first `count` features', () => {
     const { hi, lo } = features(range(0, 100));
     expect(shingleSketch(hi, lo, 10, 64)).toEqual(sketchOf(range(0, 10), 64));
