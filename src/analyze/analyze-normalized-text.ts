@@ -12,7 +12,7 @@ import { detectTokenLanguage } from '../text/detect-language.js';
 import { stopWordSpansFor } from '../text/language-resources.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
-import { tokenTable } from '../text/token-table.js';
+import { tokenTable, type TokenTable } from '../text/token-table.js';
 import type { FingerprintParams, TextAnalysis } from '../types.js';
 import { murmurFeatureHashes, rabinFeatureHashes } from '../fingerprint/fingerprint-words.js';
 import { murmurWordInto } from '../fingerprint/murmur-hash.js';
@@ -39,10 +39,15 @@ const LANGUAGE_SAMPLE_CHARS = 256;
 /**
  * Analysis of text already normalised (normalizeText). Parameters are trusted (analyzeText
  * validates them). `stemCache`: stems kept across calls (see StemCache). `sketchSize` > 0 adds the
- * bottom-k sketch of the features (shingle-sketch.ts) for the second stage.
+ * bottom-k sketch of the features (shingle-sketch.ts) for the second stage. `onTokens` gets the token
+ * table (AnalyzeOptions.onTokens).
  */
-export function analyzeNormalizedText(normalized: string, params: FingerprintParams, stemCache?: StemCache, sketchSize = 0): TextAnalysis {
+export function analyzeNormalizedText(
+  normalized: string, params: FingerprintParams, stemCache?: StemCache, sketchSize = 0,
+  onTokens?: (normalized: string, table: TokenTable) => void,
+): TextAnalysis {
   const table = tokenTable(normalized);
+  onTokens?.(normalized, table);
   const { count, ids, distinct, spans, paragraphCount, paragraphEnds } = table;
 
   // One buffer for the per-call arrays (typed arrays are costly to allocate one by one): word

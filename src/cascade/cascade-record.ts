@@ -157,7 +157,14 @@ function grammarSketch(text: string, shapes: () => Uint32Array, language: string
  * normalizeText(text) when the caller has it already (the analysis made it), so it is not made twice.
  */
 export function cascadeRecord(text: string, language: string, options: CascadeRecordOptions = {}, normalized?: string): CascadeRecord {
-  const table = tokenTable(normalized ?? normalizeText(text));
+  return cascadeRecordOfTable(tokenTable(normalized ?? normalizeText(text)), text, language, options);
+}
+
+/**
+ * The record from the token table of the normalised text (the analysis's own, AnalyzeOptions.onTokens),
+ * so that a page is not tokenised twice. `text`: the raw text (the `pos` tagger reads it).
+ */
+export function cascadeRecordOfTable(table: TokenTable, text: string, language: string, options: CascadeRecordOptions = {}): CascadeRecord {
   const { ids, count, paragraphCount, paragraphEnds } = table;
   const infos = tokenInfos(table, language, options.stemCache);
   // Shingles and terms of every paragraph, side by side in two buffers (each paragraph has at most

@@ -46,7 +46,7 @@ function union(arrays: readonly Uint32Array[]): Uint32Array {
  */
 function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean): { kept: Candidate[]; vocabulary: number } {
   const needed = Math.max(2, (minShare / 2) * record.shingles.length);
-  const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES);
+  const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES, needed);
   const kept = all.filter(({ shared }) => shared >= needed).map(({ page }) => ({ page, shingles: page.record.shingles, terms: page.record.terms }));
   // The hypergeometric population: the terms of the page and of every page sharing a shingle with
   // it (pruned or not), so that it does not shrink to the page and its few likely sources.

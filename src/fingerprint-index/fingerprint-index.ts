@@ -57,6 +57,14 @@ export class FingerprintIndex {
   readonly params: FingerprintParams;
   /** How fingerprints are cut into blocks for this database's distance. */
   readonly layout: BlockLayout;
+  /**
+   * The index's SQLite connection, for tables kept beside the index (the cascade's) whose writes go
+   * into this index's transactions (checkAndInsertMany's `within`). Not for the index's own tables.
+   */
+  get connection(): Database.Database {
+    return this.#db;
+  }
+
   /** The database file (or ':memory:'). */
   readonly path: string;
   /** True when opened read-only. */
@@ -165,12 +173,20 @@ export class FingerprintIndex {
     return this.#write(() => this.#judge(doc));
   }
 
-  /** checkAndInsert for many documents in one transaction, in order (later ones see earlier ones). */
-  checkAndInsertMany(docs: readonly IndexCandidate[]): Decision[] {
+  /**
+   * checkAndInsert for many documents in one transaction, in order (later ones see earlier ones).
+   * `within`: called with the decisions inside the same transaction, for writes that must commit with
+   * them (the cascade's records and flags, on this index's connection); what it throws rolls all back.
+   */
+  checkAndInsertMany(docs: readonly IndexCandidate[], within?: (decisions: readonly Decision[]) => void): Decision[] {
     if (!Array.isArray(docs)) throw new ValidationError(`Expected an array of documents, got ${describeValue(docs)}`);
     for (const doc of docs) assertCandidate(doc);
     if (docs.length === 0) return [];
-    return this.#write(() => docs.map((doc) => this.#judge(doc)));
+    return this.#write(() => {
+      const decisions = docs.map((doc) => this.#judge(doc));
+      within?.(decisions);
+      return decisions;
+    });
   }
 
   /**
