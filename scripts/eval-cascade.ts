@@ -23,7 +23,7 @@ import { defaultConfig } from '../src/config.js';
 import { cascadeRecord, type CascadeRecord, type GrammarTagger } from '../src/cascade/cascade-record.js';
 import { MemoryCascadeStore, type CascadeStore, type StoredCascadePage } from '../src/cascade/cascade-store.js';
 import { IndexedCascadeStore, type CascadeRecordSource } from '../src/cascade/indexed-cascade-store.js';
-import { decodeCascadeRecord, encodeCascadeRecord } from '../src/cascade/cascade-record-codec.js';
+import { decodeCascadeRecord, encodeCascadeRecord, storedPart } from '../src/cascade/cascade-record-codec.js';
 import { compiledFlag, compiledSources } from '../src/cascade/compiled-flag.js';
 import { runCascade } from '../src/cascade/run-cascade.js';
 import { GENERATOR_NAMES, generateText } from '../src/cascade/text-generators.js';
@@ -194,13 +194,13 @@ function heldOutGenerated(texts: readonly DevText[], judged: readonly Judged[]):
  */
 function makeStore(): CascadeStore {
   if (flags.store === 'memory') return new MemoryCascadeStore();
-  const rows = new Map<number, { url: string; bytes: Buffer }>();
+  const rows = new Map<number, { url: string; bytes: Uint8Array }>();
   const source: CascadeRecordSource = {
     get: (id): StoredCascadePage | undefined => {
       const row = rows.get(id);
       return row === undefined ? undefined : { id, url: row.url, record: decodeCascadeRecord(row.bytes) };
     },
-    put: (page) => void rows.set(page.id, { url: page.url, bytes: encodeCascadeRecord(page.record) }),
+    put: (page) => void rows.set(page.id, { url: page.url, bytes: storedPart(encodeCascadeRecord(page.record)) }),
     delete: (id) => void rows.delete(id),
   };
   return new IndexedCascadeStore(source);

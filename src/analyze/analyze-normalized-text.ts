@@ -20,6 +20,16 @@ import { shingleSketch } from '../fingerprint/shingle-sketch.js';
 import { simhashFromHashes } from '../fingerprint/simhash.js';
 import { textHashOfIds } from '../fingerprint/text-hash.js';
 
+/**
+ * What the analysis made per distinct token, for onTokens: `stems[id]` (set for every token that is
+ * not a stop word, and for all of them when every token is one) and `stop[id]` (1: a stop word of the
+ * detected language). Valid only during the call.
+ */
+export interface TokenStems {
+  readonly stems: readonly (string | undefined)[];
+  readonly stop: Uint32Array;
+}
+
 /** Enough leading tokens, as strings, for the language sample (languageSample reads ≤ 256 characters). */
 function leadingTokens(normalized: string, ids: Int32Array, count: number, spans: Int32Array): string[] {
   const out: string[] = [];
@@ -44,10 +54,9 @@ const LANGUAGE_SAMPLE_CHARS = 256;
  */
 export function analyzeNormalizedText(
   normalized: string, params: FingerprintParams, stemCache?: StemCache, sketchSize = 0,
-  onTokens?: (normalized: string, table: TokenTable) => void,
+  onTokens?: (normalized: string, table: TokenTable, stems: TokenStems) => void,
 ): TextAnalysis {
   const table = tokenTable(normalized);
-  onTokens?.(normalized, table);
   const { count, ids, distinct, spans, paragraphCount, paragraphEnds } = table;
 
   // One buffer for the per-call arrays (typed arrays are costly to allocate one by one): word
@@ -82,10 +91,13 @@ export function analyzeNormalizedText(
   const keepAll = stopWords.size === 0;
   const rabin = params.hash === 'rabin';
   const stems: string[] | null = rabin ? new Array<string>(distinct) : null;
+  // Every distinct token's stem, for onTokens (the same array when rabin makes one).
+  const stemsOut: string[] | null = onTokens === undefined ? null : (stems ?? new Array<string>(distinct));
   const stemOf = (id: number): void => {
     const token = normalized.slice(spans[id * 3]!, spans[id * 3 + 1]!);
     const s = stem(token);
-    if (stems !== null) stems[id] = s;
+    if (stemsOut !== null) stemsOut[id] = s;
+    else if (stems !== null) stems[id] = s;
     if (s === token) {
       stemA[id] = tokenA[id]!;
       stemB[id] = tokenB[id]!;
@@ -132,6 +144,7 @@ export function analyzeNormalizedText(
     from = to;
   }
 
+  onTokens?.(normalized, table, { stems: stemsOut!, stop });
   const features = rabin
     ? rabinFeatureHashes(lengths, paragraphCount, params.shingleSize, words, featureHi, featureLo)
     : murmurFeatureHashes(lengths, paragraphCount, params.shingleSize, wordA, wordB, featureHi, featureLo);

@@ -12,7 +12,7 @@ import { NORMALIZER_VERSION } from '../text/normalizer-version.js';
 import type { StemCache } from '../text/stem-cache.js';
 import type { TokenTable } from '../text/token-table.js';
 import type { FingerprintParams, TextAnalysis } from '../types.js';
-import { analyzeNormalizedText } from './analyze-normalized-text.js';
+import { analyzeNormalizedText, type TokenStems } from './analyze-normalized-text.js';
 
 /** Stems kept across analyses: one per thread of a long run (see AnalyzeOptions.stemCache). */
 export { StemCache } from '../text/stem-cache.js';
@@ -35,7 +35,7 @@ export interface AnalyzeOptions {
    * Called once with the normalised text and its token table, so that a later stage on the same
    * page (the cascade's record, src/cascade/) reuses them instead of normalising and tokenising again.
    */
-  readonly onTokens?: ((normalized: string, table: TokenTable) => void) | undefined;
+  readonly onTokens?: ((normalized: string, table: TokenTable, stems: TokenStems) => void) | undefined;
 }
 
 /** The fingerprint parameters of a config section, with this build's normaliser version. */

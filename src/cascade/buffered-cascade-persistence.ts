@@ -5,7 +5,7 @@
  * transaction (`flush`), not in it: a crash between the two loses that batch's flags and records
  * (its documents stay; later pages are then not compared with them).
  */
-import { decodeCascadeRecord, encodeCascadeRecord } from './cascade-record-codec.js';
+import { decodeCascadeRecord, encodeCascadeRecord, storedPart } from './cascade-record-codec.js';
 import type { CascadePersistence } from './cascade-committer.js';
 import type { StoredCascadePage } from './cascade-store.js';
 import type { FlagRow } from './flag-row.js';
@@ -58,9 +58,11 @@ export class BufferedCascadePersistence implements CascadePersistence {
     return this.#memory.get(id);
   }
 
-  put(page: StoredCascadePage): void {
-    this.#memory.put(page);
-    this.#pendingRecords.push({ id: page.id, url: page.url, record: encodeCascadeRecord(page.record) });
+  put(page: StoredCascadePage, bytes?: Uint8Array): void {
+    const stored = storedPart(bytes ?? encodeCascadeRecord(page.record, false)).slice();
+    // Kept decoded from the stored part (the page's paragraphs are not needed any more).
+    this.#memory.put({ id: page.id, url: page.url, record: decodeCascadeRecord(stored) });
+    this.#pendingRecords.push({ id: page.id, url: page.url, record: stored });
     if (page.id > this.#lastSeen) this.#lastSeen = page.id;
   }
 

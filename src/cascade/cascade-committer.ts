@@ -15,7 +15,9 @@ import { loadSynonymDictionary } from '../synonyms/synonym-dictionary.js';
 import type { CascadeOptions } from './cascade-options.js';
 import { flagRowsOf, type FlagRow } from './flag-row.js';
 import { IndexedCascadeStore, type CascadeRecordSource } from './indexed-cascade-store.js';
-import { compareCascade, type CascadeResult } from './run-cascade.js';
+import { compareCascade } from './run-cascade.js';
+import { decodeCascadeRecord } from './cascade-record-codec.js';
+import type { PageCascade } from './page-cascade.js';
 import { synonymisedFlag, type SynonymLookup } from './synonymised-flag.js';
 
 /** Where the committer keeps records and flags. */
@@ -32,7 +34,7 @@ export interface CascadePersistence extends CascadeRecordSource {
 /** One page the index judged, with its cascade result from the analysis (undefined: the cascade was off). */
 export interface CascadeItem {
   readonly url: string;
-  readonly cascade: CascadeResult | undefined;
+  readonly cascade: PageCascade | undefined;
   readonly decision: Decision;
 }
 
@@ -77,14 +79,14 @@ export class CascadeCommitter {
   }
 
   /** reject mode: the synonymised flag of a page against the pages stored so far, or null. */
-  preCheck(cascade: CascadeResult | undefined): SynonymisedFlag | null {
+  preCheck(cascade: PageCascade | undefined): SynonymisedFlag | null {
     if (!this.rejectsSpun || cascade?.record == null) return null;
     this.#persistence.catchUp(this.store);
-    return synonymisedFlag(cascade.record, this.store, this.#lazy, this.options.synonymised);
+    return synonymisedFlag(decodeCascadeRecord(cascade.record), this.store, this.#lazy, this.options.synonymised);
   }
 
   /** Writes the flags of a spun copy rejected by preCheck (no document id). */
-  recordRejected(url: string, cascade: CascadeResult | undefined, spun: SynonymisedFlag): CascadeFlag[] {
+  recordRejected(url: string, cascade: PageCascade | undefined, spun: SynonymisedFlag): CascadeFlag[] {
     const flags = [...(cascade?.flags ?? []), spun];
     this.#persistence.writeFlags(flagRowsOf(url, null, flags));
     return flags;
@@ -104,9 +106,9 @@ export class CascadeCommitter {
         out.push([]);
         continue;
       }
-      const record = cascade.record;
+      const record = cascade.record === null ? null : decodeCascadeRecord(cascade.record);
       const flags = record === null ? [...cascade.flags] : [...cascade.flags, ...compareCascade(record, this.store, this.#lazy, this.options)];
-      if (decision.kind === 'stored' && record !== null) this.store.add({ id: decision.id, url, record });
+      if (decision.kind === 'stored' && record !== null) this.store.add({ id: decision.id, url, record }, cascade.record!);
       rows.push(...flagRowsOf(url, idOf(decision), flags));
       out.push(flags);
     }

@@ -1,84 +1,144 @@
 /**
- * A stored page's cascade record as bytes (the `cascade_records` table, SQLite and PostgreSQL): what
- * the comparing stages read of a stored page — language, words, content stems, word shingles, terms
- * and grammar sketch. Paragraph profiles are left out: only the page being judged uses its own
- * (compiled-flag.ts), a stored page is compared through its page-level arrays. Layout, little-endian:
- * version u8, tag flag u8, language (3 bytes, space-padded), words u32, counts u32 × 4 (shingles,
- * terms, tag sketch, stem bytes), the three u32 arrays, then the stems as UTF-8 joined by '\n'.
+ * A page's cascade record as bytes: made where the page is analysed (a worker thread) and sent as
+ * one buffer; decoded on the committing thread with no copy (typed-array views on the bytes) and the
+ * stems and terms only when a stage reads them; stored as a prefix of the same bytes (the
+ * `cascade_records` table, SQLite and PostgreSQL).
+ *
+ * Layout, 32-bit words in the machine's byte order (as bucket_counts; neardup runs on little-endian
+ * machines): header of 8 words — version | tag flag << 8, language (3 Latin-1 bytes), words,
+ * shingle count, tag-sketch count, stem bytes, paragraph count, stored length (bytes of the prefix);
+ * then the word shingles, the grammar sketch, the stems (UTF-8, joined by '\n', padded to 4 bytes) —
+ * the stored prefix ends here: a stored page is compared through its page-level arrays only — then
+ * per paragraph (words, shingle count, term count), the paragraphs' shingles and their terms.
+ * A page's terms are the hashes of its stems (termHash), so they are not stored.
  */
 import { CascadeModelError } from '../errors.js';
-import { SKETCH_SIZE, type CascadeRecord } from './cascade-record.js';
+import { SKETCH_SIZE, termHash, type CascadeRecord, type ParagraphProfile } from './cascade-record.js';
+import { sortedDistinctInPlace } from './shingle-sketch.js';
 
-const VERSION = 1;
-const HEADER = 2 + 3 + 4 + 16;
+const VERSION = 2;
+const HEADER_WORDS = 8;
 
-/** The record's bytes (a fresh Buffer). */
-export function encodeCascadeRecord(record: CascadeRecord): Buffer {
-  const stems = Buffer.from(record.stems.join('\n'), 'utf8');
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The record's bytes; `withParagraphs`: the paragraph section too (the page being judged needs it). */
+export function encodeCascadeRecord(record: CascadeRecord, withParagraphs = true): Uint8Array {
+  const stems = encoder.encode(record.stems.join('\n'));
   const tag = record.tagSketch ?? new Uint32Array(0);
-  const arrays = 4 * (record.shingles.length + record.terms.length + tag.length);
-  const out = Buffer.alloc(HEADER + arrays + stems.length);
-  out[0] = VERSION;
-  out[1] = record.tagSketch === null ? 0 : 1;
-  out.write(record.language.padEnd(3, ' ').slice(0, 3), 2, 'latin1');
-  out.writeUInt32LE(record.words, 5);
-  out.writeUInt32LE(record.shingles.length, 9);
-  out.writeUInt32LE(record.terms.length, 13);
-  out.writeUInt32LE(tag.length, 17);
-  out.writeUInt32LE(stems.length, 21);
-  let at = HEADER;
-  for (const a of [record.shingles, record.terms, tag]) {
-    for (let i = 0; i < a.length; i++, at += 4) out.writeUInt32LE(a[i]!, at);
+  const stemWords = Math.ceil(stems.length / 4);
+  const storedWords = HEADER_WORDS + record.shingles.length + tag.length + stemWords;
+  const paragraphs = withParagraphs ? record.paragraphs : [];
+  let paragraphWords = 3 * paragraphs.length;
+  for (const p of paragraphs) paragraphWords += p.shingles.length + p.terms.length;
+  const words = new Uint32Array(storedWords + paragraphWords);
+  const language = record.language.padEnd(3, ' ');
+  words[0] = VERSION | (record.tagSketch === null ? 0 : 1 << 8);
+  words[1] = (language.charCodeAt(0) & 0xff) | ((language.charCodeAt(1) & 0xff) << 8) | ((language.charCodeAt(2) & 0xff) << 16);
+  words[2] = record.words;
+  words[3] = record.shingles.length;
+  words[4] = tag.length;
+  words[5] = stems.length;
+  words[6] = paragraphs.length;
+  words[7] = 4 * storedWords;
+  let at = HEADER_WORDS;
+  words.set(record.shingles, at);
+  at += record.shingles.length;
+  words.set(tag, at);
+  at += tag.length;
+  new Uint8Array(words.buffer, 4 * at, stems.length).set(stems);
+  at += stemWords;
+  for (const p of paragraphs) {
+    words[at++] = p.words;
+    words[at++] = p.shingles.length;
+    words[at++] = p.terms.length;
   }
-  stems.copy(out, at);
+  for (const p of paragraphs) {
+    words.set(p.shingles, at);
+    at += p.shingles.length;
+  }
+  for (const p of paragraphs) {
+    words.set(p.terms, at);
+    at += p.terms.length;
+  }
+  return new Uint8Array(words.buffer);
+}
+
+/** The stored prefix of encoded bytes (no paragraph section). */
+export function storedPart(bytes: Uint8Array): Uint8Array {
+  return bytes.subarray(0, wordsOf(bytes)[7]!);
+}
+
+/** The bytes as 32-bit words: a view when they are 4-byte aligned, else a copy. */
+function wordsOf(bytes: Uint8Array): Uint32Array {
+  if (bytes.length < 4 * HEADER_WORDS || bytes.length % 4 !== 0) {
+    throw new CascadeModelError(`Expected a cascade record of at least ${4 * HEADER_WORDS} bytes, a multiple of 4, got ${bytes.length}`);
+  }
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
+  if ((words[0]! & 0xff) !== VERSION) throw new CascadeModelError(`Expected a cascade record of version ${VERSION}, got version ${words[0]! & 0xff}`);
+  return words;
+}
+
+function paragraphsOf(words: Uint32Array, at: number, count: number): ParagraphProfile[] {
+  const out: ParagraphProfile[] = [];
+  let shingleAt = at + 3 * count;
+  let total = 0;
+  for (let p = 0; p < count; p++) total += words[at + 3 * p + 1]!;
+  let termAt = shingleAt + total;
+  for (let p = 0; p < count; p++) {
+    const n = words[at + 3 * p + 1]!;
+    const t = words[at + 3 * p + 2]!;
+    out.push({ words: words[at + 3 * p]!, shingles: words.subarray(shingleAt, shingleAt + n), terms: words.subarray(termAt, termAt + t) });
+    shingleAt += n;
+    termAt += t;
+  }
   return out;
 }
 
-function u32s(bytes: Uint8Array, at: number, length: number): Uint32Array {
-  const out = new Uint32Array(length);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0; i < length; i++) out[i] = view.getUint32(at + 4 * i, true);
-  return out;
-}
-
-/** The record of encodeCascadeRecord's bytes (without paragraphs). Throws on bytes of another version. */
+/** The record of encodeCascadeRecord's bytes (paragraphs empty for a stored prefix). Views share the bytes. */
 export function decodeCascadeRecord(bytes: Uint8Array): CascadeRecord {
-  if (bytes.length < HEADER || bytes[0] !== VERSION) {
-    throw new CascadeModelError(`Expected a cascade record of version ${VERSION}, got ${bytes.length < HEADER ? `${bytes.length} bytes` : `version ${bytes[0]}`}`);
-  }
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const shingleCount = buffer.readUInt32LE(9);
-  const termCount = buffer.readUInt32LE(13);
-  const tagCount = buffer.readUInt32LE(17);
-  const stemBytes = buffer.readUInt32LE(21);
-  let at = HEADER;
-  const shingles = u32s(bytes, at, shingleCount);
-  at += 4 * shingleCount;
-  const terms = u32s(bytes, at, termCount);
-  at += 4 * termCount;
-  const tag = u32s(bytes, at, tagCount);
-  at += 4 * tagCount;
-  const stemText = buffer.toString('utf8', at, at + stemBytes);
+  const words = wordsOf(bytes);
+  const shingleCount = words[3]!;
+  const tagCount = words[4]!;
+  const stemBytes = words[5]!;
+  let at = HEADER_WORDS;
+  const shingles = words.subarray(at, at + shingleCount);
+  at += shingleCount;
+  const tag = words.subarray(at, at + tagCount);
+  at += tagCount;
+  const stemStart = 4 * at;
+  at += Math.ceil(stemBytes / 4);
+  const paragraphs = words[6]! > 0 && 4 * at < words.byteLength ? paragraphsOf(words, at, words[6]!) : [];
+  const lang = words[1]!;
+  let stems: string[] | null = null;
+  let terms: Uint32Array | null = null;
+  const stemsOf = (): string[] => {
+    if (stems === null) {
+      const text = decoder.decode(new Uint8Array(words.buffer, words.byteOffset + stemStart, stemBytes));
+      stems = text === '' ? [] : text.split('\n');
+    }
+    return stems;
+  };
   return {
-    language: buffer.toString('latin1', 2, 5).trimEnd(),
-    words: buffer.readUInt32LE(5),
-    stems: stemText === '' ? [] : stemText.split('\n'),
+    language: String.fromCharCode(lang & 0xff, (lang >>> 8) & 0xff, (lang >>> 16) & 0xff).trimEnd(),
+    words: words[2]!,
+    get stems() {
+      return stemsOf();
+    },
     wordSketch: shingles.subarray(0, SKETCH_SIZE),
     shingles,
-    terms,
-    tagSketch: bytes[1] === 1 ? tag : null,
-    paragraphs: [],
+    get terms() {
+      terms ??= sortedDistinctInPlace(Uint32Array.from(stemsOf(), termHash));
+      return terms;
+    },
+    tagSketch: (words[0]! & (1 << 8)) !== 0 ? tag : null,
+    paragraphs,
   };
 }
 
-/** Only the hashes a store indexes (grammar sketch, word shingles), without decoding the stems. */
+/** Only the hashes a store indexes (grammar sketch, word shingles). */
 export function decodeCascadeHashes(bytes: Uint8Array): Pick<CascadeRecord, 'tagSketch' | 'shingles'> {
-  if (bytes.length < HEADER || bytes[0] !== VERSION) return { tagSketch: null, shingles: new Uint32Array(0) };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const shingleCount = view.getUint32(9, true);
-  const termCount = view.getUint32(13, true);
-  const tagCount = view.getUint32(17, true);
-  const shingles = u32s(bytes, HEADER, shingleCount);
-  const tag = u32s(bytes, HEADER + 4 * (shingleCount + termCount), tagCount);
-  return { tagSketch: bytes[1] === 1 ? tag : null, shingles };
+  const { tagSketch, shingles } = decodeCascadeRecord(bytes);
+  return { tagSketch, shingles };
 }

@@ -12,8 +12,8 @@ export interface StoredCascadePage {
 }
 
 export interface CascadeStore {
-  /** Adds (or replaces) a stored page's record. */
-  add(page: StoredCascadePage): void;
+  /** Adds (or replaces) a stored page's record; `bytes`: its encoding, when the caller has it (cascade-record-codec.ts). */
+  add(page: StoredCascadePage, bytes?: Uint8Array): void;
   /** Removes a page (no-op when absent). */
   delete(id: number): void;
   get(id: number): StoredCascadePage | undefined;

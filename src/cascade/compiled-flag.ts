@@ -54,20 +54,48 @@ function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: numb
   return { kept, vocabulary };
 }
 
-/** Index of the candidate each paragraph is attributed to (-1: none), by the containment test. */
+/** The values two ascending arrays share, as a set. */
+function commonSet(a: Uint32Array, b: Uint32Array): Set<number> {
+  const out = new Set<number>();
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      out.add(a[i]!);
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) {
+      i++;
+    } else {
+      j++;
+    }
+  }
+  return out;
+}
+
+/**
+ * Index of the candidate each paragraph is attributed to (-1: none), by the containment test. Per
+ * candidate one merge of the page's shingles with its own (a paragraph's shingles are the page's),
+ * then each paragraph's share counted in that intersection: not one merge per paragraph and candidate.
+ */
 export function attributeByContainment(record: CascadeRecord, candidates: readonly Candidate[]): number[] {
-  return record.paragraphs.map((p) => {
-    let best = -1;
-    let bestShare = CONTAINMENT;
-    candidates.forEach((c, i) => {
-      const share = p.shingles.length === 0 ? 0 : sharedCount(p.shingles, c.shingles) / p.shingles.length;
-      if (share >= bestShare) {
-        best = i;
-        bestShare = share;
+  const best = record.paragraphs.map(() => -1);
+  const bestShare = record.paragraphs.map(() => CONTAINMENT);
+  candidates.forEach((c, i) => {
+    const common = commonSet(record.shingles, c.shingles);
+    if (common.size === 0) return;
+    record.paragraphs.forEach((p, k) => {
+      if (p.shingles.length === 0) return;
+      let shared = 0;
+      for (let x = 0; x < p.shingles.length; x++) if (common.has(p.shingles[x]!)) shared++;
+      const share = shared / p.shingles.length;
+      if (share >= bestShare[k]!) {
+        best[k] = i;
+        bestShare[k] = share;
       }
     });
-    return best;
   });
+  return best;
 }
 
 /** Index of the candidate each paragraph is attributed to (-1: none), by the hypergeometric test. */

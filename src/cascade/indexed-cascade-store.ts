@@ -23,8 +23,8 @@ const SAMPLE_MASK = SAMPLE - 1;
 export interface CascadeRecordSource {
   /** The stored page of an id (its record read now), or undefined. */
   get(id: number): StoredCascadePage | undefined;
-  /** Keeps a page's record. */
-  put(page: StoredCascadePage): void;
+  /** Keeps a page's record; `bytes`: its encoding when the caller has it (cascade-record-codec.ts). */
+  put(page: StoredCascadePage, bytes?: Uint8Array): void;
   delete(id: number): void;
 }
 
@@ -97,8 +97,8 @@ export class IndexedCascadeStore implements CascadeStore {
     this.#size++;
   }
 
-  add(page: StoredCascadePage): void {
-    this.#source.put(page);
+  add(page: StoredCascadePage, bytes?: Uint8Array): void {
+    this.#source.put(page, bytes);
     this.index(page.id, page.record);
   }
 

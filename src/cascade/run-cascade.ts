@@ -9,6 +9,7 @@ import type { CascadeFlag, TextAnalysis } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
 import { cascadeRecord, cascadeRecordOfTable, type CascadeRecord } from './cascade-record.js';
 import type { TokenTable } from '../text/token-table.js';
+import type { TokenStems } from '../analyze/analyze-normalized-text.js';
 import type { CascadeStore } from './cascade-store.js';
 import { compiledFlag } from './compiled-flag.js';
 import { generatedFlag } from './generated-flag.js';
@@ -57,14 +58,14 @@ export function cascadeOn(options: CascadeOptions): boolean {
  */
 export function localCascade(
   analysis: TextAnalysis,
-  context: Omit<CascadeContext, 'store' | 'synonyms'> & { readonly table?: TokenTable | undefined },
+  context: Omit<CascadeContext, 'store' | 'synonyms'> & { readonly table?: TokenTable | undefined; readonly tokenStems?: TokenStems | undefined },
 ): CascadeResult {
-  const { text, options, normalized, stemCache, table } = context;
+  const { text, options, normalized, stemCache, table, tokenStems } = context;
   const flags: CascadeFlag[] = [];
   if (options.homoglyph.enabled) pushFlag(flags, homoglyphFlag(text, options.homoglyph));
   if (options.generated.enabled) pushFlag(flags, generatedFlag(text, analysis.language, options.generated));
   if (!comparingStagesOn(options) || analysis.tokenCount === 0) return { flags, record: null };
-  const recordOptions = { tagger: options.synonymised.tagger, stemCache };
+  const recordOptions = { tagger: options.synonymised.tagger, stemCache, tokenStems };
   const record = table === undefined
     ? cascadeRecord(text, analysis.language, recordOptions, normalized)
     : cascadeRecordOfTable(table, text, analysis.language, recordOptions);

@@ -13,7 +13,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { StoredCascadePage } from './cascade-store.js';
-import { decodeCascadeHashes, decodeCascadeRecord, encodeCascadeRecord } from './cascade-record-codec.js';
+import { decodeCascadeHashes, decodeCascadeRecord, encodeCascadeRecord, storedPart } from './cascade-record-codec.js';
 import type { FlagRow } from './flag-row.js';
 import type { CascadeRecordSource, IndexedCascadeStore } from './indexed-cascade-store.js';
 
@@ -33,6 +33,9 @@ export function readFlagRows(db: Database.Database): FlagRow[] {
   return db.prepare('SELECT url, doc_id AS docId, kind, evidence FROM flags ORDER BY url, kind').all() as FlagRow[];
 }
 
+/** Decoded records kept (SqliteCascadeTables.#recent): ~8 KB each. */
+const RECENT = 2048;
+
 export class SqliteCascadeTables implements CascadeRecordSource {
   readonly #db: Database.Database;
   readonly #getRow: Database.Statement;
@@ -42,6 +45,11 @@ export class SqliteCascadeTables implements CascadeRecordSource {
   readonly #putFlag: Database.Statement;
   /** Highest doc_id indexed into the store. */
   #lastSeen = 0;
+  /**
+   * Records read lately, by id (oldest first; at most RECENT): pages that share paragraphs with one
+   * page tend to with the next ones too, and decoding a record costs more than keeping it.
+   */
+  readonly #recent = new Map<number, StoredCascadePage>();
 
   /** Creates the tables when missing; `db` must be open for writing. */
   constructor(db: Database.Database) {
@@ -65,17 +73,30 @@ export class SqliteCascadeTables implements CascadeRecordSource {
   }
 
   get(id: number): StoredCascadePage | undefined {
+    const kept = this.#recent.get(id);
+    if (kept !== undefined) return kept;
     const row = this.#getRow.get(id) as { url: string; record: Buffer } | undefined;
-    return row === undefined ? undefined : { id, url: row.url, record: decodeCascadeRecord(row.record) };
+    if (row === undefined) return undefined;
+    const page = { id, url: row.url, record: decodeCascadeRecord(row.record) };
+    this.#keep(page);
+    return page;
   }
 
-  put(page: StoredCascadePage): void {
-    this.#putRow.run(page.id, page.url, encodeCascadeRecord(page.record));
+  put(page: StoredCascadePage, bytes?: Uint8Array): void {
+    const stored = storedPart(bytes ?? encodeCascadeRecord(page.record, false));
+    this.#putRow.run(page.id, page.url, Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength));
+    this.#recent.delete(page.id);
     if (page.id > this.#lastSeen) this.#lastSeen = page.id;
   }
 
   delete(id: number): void {
+    this.#recent.delete(id);
     this.#deleteRow.run(id);
+  }
+
+  #keep(page: StoredCascadePage): void {
+    this.#recent.set(page.id, page);
+    if (this.#recent.size > RECENT) this.#recent.delete(this.#recent.keys().next().value!);
   }
 
   writeFlags(rows: readonly FlagRow[]): void {
