@@ -49,20 +49,32 @@ function isSampled(hash: number): boolean {
   return (hash & SAMPLE_MASK) === 0;
 }
 
-function countSampled(postings: HashPostings, hashes: Uint32Array): Map<number, number> {
-  const counts = new Map<number, number>();
-  const bump = (id: number): void => {
-    counts.set(id, (counts.get(id) ?? 0) + 1);
-  };
-  for (let i = 0; i < hashes.length; i++) {
-    const h = hashes[i]!;
-    if (isSampled(h)) postings.forEach(h, bump);
-  }
-  return counts;
-}
+/**
+ * Hits per page id while counting one lookup: a dense array by id (ids are the index's, small and
+ * growing) and the ids touched, reset after each lookup. A Map per lookup cost more than the lookup.
+ */
+class HitCounter {
+  #counts = new Int32Array(1024);
+  readonly #touched: number[] = [];
 
-function ranked(counts: Map<number, number>, minHits: number, limit: number): number[] {
-  return [...counts].filter(([, c]) => c >= minHits).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([id]) => id);
+  bump(id: number): void {
+    if (id >= this.#counts.length) {
+      const grown = new Int32Array(Math.max(id + 1, 2 * this.#counts.length));
+      grown.set(this.#counts);
+      this.#counts = grown;
+    }
+    if (this.#counts[id]!++ === 0) this.#touched.push(id);
+  }
+
+  /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`; then resets. */
+  takeRanked(minHits: number, limit: number): number[] {
+    const counts = this.#counts;
+    const kept = this.#touched.filter((id) => counts[id]! >= minHits);
+    kept.sort((a, b) => counts[b]! - counts[a]! || a - b);
+    for (const id of this.#touched) counts[id] = 0;
+    this.#touched.length = 0;
+    return kept.slice(0, limit);
+  }
 }
 
 export class IndexedCascadeStore implements CascadeStore {
@@ -71,6 +83,8 @@ export class IndexedCascadeStore implements CascadeStore {
   readonly #source: CascadeRecordSource;
   /** Ids deleted since they were indexed (their postings stay; lookups skip them). */
   readonly #deleted = new Set<number>();
+  readonly #hits = new HitCounter();
+  readonly #bump = (id: number): void => this.#hits.bump(id);
   #size = 0;
 
   constructor(source: CascadeRecordSource = new MemoryRecordSource()) {
@@ -113,15 +127,24 @@ export class IndexedCascadeStore implements CascadeStore {
 
   grammarCandidates(sketch: Uint32Array, minShared: number, limit: number): readonly StoredCascadePage[] {
     const minHits = Math.max(1, Math.floor(minShared / SAMPLE));
-    return this.#pages(ranked(countSampled(this.#grammar, sketch), minHits, limit));
+    return this.#pages(this.#lookUp(this.#grammar, sketch, minHits, limit));
   }
 
   shingleCandidates(shingles: Uint32Array, limit: number, minShared = 1) {
     // Half the sampled hits `minShared` would give on average, at least 2 (one shared stock phrase is no lead).
     const minHits = Math.max(2, Math.floor(minShared / SAMPLE / 2));
-    return this.#pages(ranked(countSampled(this.#shingles, shingles), minHits, limit))
+    return this.#pages(this.#lookUp(this.#shingles, shingles, minHits, limit))
       .map((page) => ({ page, shared: sharedCount(shingles, page.record.shingles) }))
       .sort((a, b) => b.shared - a.shared || a.page.id - b.page.id);
+  }
+
+  /** Ids of the pages sharing at least `minHits` sampled hashes with `hashes`, most first, at most `limit`. */
+  #lookUp(postings: HashPostings, hashes: Uint32Array, minHits: number, limit: number): number[] {
+    for (let i = 0; i < hashes.length; i++) {
+      const h = hashes[i]!;
+      if (isSampled(h)) postings.forEach(h, this.#bump);
+    }
+    return this.#hits.takeRanked(minHits, limit);
   }
 
   #pages(ids: readonly number[]): StoredCascadePage[] {

@@ -9,6 +9,8 @@ import type { Config } from '../config.js';
 import { InputError } from '../errors.js';
 import { FingerprintIndex } from '../fingerprint-index/fingerprint-index.js';
 import { buildClusters } from './build-clusters.js';
+import { hasFlagsTable, readFlagRows } from '../cascade/sqlite-cascade-tables.js';
+import { withFlags } from './flagged-pages.js';
 import type { ClusterReport } from './cluster-report.js';
 
 /** The index file of a data folder. */
@@ -39,11 +41,13 @@ export function loadClusterReport(dataDir: string, config: Pick<Config, 'report'
   const params = FingerprintIndex.readParams(path);
   const index = FingerprintIndex.open(path, { params, readonly: true });
   try {
-    return buildClusters(index.stored(), index.rejected(), citationCounts(index.linkRows()), {
+    const report = buildClusters(index.stored(), index.rejected(), citationCounts(index.linkRows()), {
       ...config.report,
       skipped: index.skipped(),
       distanceThreshold: params.distance,
     });
+    // An index made before the cascade was wired (or with it off) has no flags table: no flags section.
+    return hasFlagsTable(index.connection) ? withFlags(report, readFlagRows(index.connection)) : report;
   } finally {
     index.close();
   }
