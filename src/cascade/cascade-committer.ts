@@ -107,7 +107,9 @@ export class CascadeCommitter {
         continue;
       }
       const record = cascade.record === null ? null : decodeCascadeRecord(cascade.record);
-      const flags = record === null ? [...cascade.flags] : [...cascade.flags, ...compareCascade(record, this.store, this.#lazy, this.options)];
+      // Only a page the index stored is compared: a rejected page is a copy of a stored one, and is
+      // spun or compiled when that one is (its flags say so).
+      const flags = record === null || decision.kind !== 'stored' ? [...cascade.flags] : [...cascade.flags, ...compareCascade(record, this.store, this.#lazy, this.options)];
       if (decision.kind === 'stored' && record !== null) this.store.add({ id: decision.id, url, record }, cascade.record!);
       rows.push(...flagRowsOf(url, idOf(decision), flags));
       out.push(flags);

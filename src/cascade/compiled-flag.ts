@@ -17,8 +17,11 @@ import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { hypergeometricUpperTail } from './hypergeometric.js';
 import { sortedDistinct } from './shingle-sketch.js';
 
-/** Stored pages considered per page, at most. */
-const MAX_CANDIDATES = 20;
+/**
+ * Stored pages considered per page, at most (most shared shingles first): a compiled page has 2–4
+ * sources, each sharing far more shingles than pages that share a stock phrase.
+ */
+const MAX_CANDIDATES = 10;
 /** Paragraph share of shingles a candidate must hold under the containment test. */
 const CONTAINMENT = 0.5;
 

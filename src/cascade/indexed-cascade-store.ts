@@ -11,7 +11,7 @@
  * values, ~2.5 sampled: the thresholds below are set under those, and the stages decide on the full
  * arrays of the records read (compiled-flag.ts, synonymised-flag.ts).
  */
-import { sharedCount, type CascadeRecord } from './cascade-record.js';
+import type { CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { HashPostings } from './hash-postings.js';
 
@@ -66,14 +66,19 @@ class HitCounter {
     if (this.#counts[id]!++ === 0) this.#touched.push(id);
   }
 
+  /** The hits of the ids takeRanked last returned. */
+  lastCounts = new Map<number, number>();
+
   /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`; then resets. */
   takeRanked(minHits: number, limit: number): number[] {
     const counts = this.#counts;
     const kept = this.#touched.filter((id) => counts[id]! >= minHits);
     kept.sort((a, b) => counts[b]! - counts[a]! || a - b);
+    const taken = kept.slice(0, limit);
+    this.lastCounts = new Map(taken.map((id) => [id, counts[id]!]));
     for (const id of this.#touched) counts[id] = 0;
     this.#touched.length = 0;
-    return kept.slice(0, limit);
+    return taken;
   }
 }
 
@@ -133,9 +138,10 @@ export class IndexedCascadeStore implements CascadeStore {
   shingleCandidates(shingles: Uint32Array, limit: number, minShared = 1) {
     // Half the sampled hits `minShared` would give on average, at least 2 (one shared stock phrase is no lead).
     const minHits = Math.max(2, Math.floor(minShared / SAMPLE / 2));
-    return this.#pages(this.#lookUp(this.#shingles, shingles, minHits, limit))
-      .map((page) => ({ page, shared: sharedCount(shingles, page.record.shingles) }))
-      .sort((a, b) => b.shared - a.shared || a.page.id - b.page.id);
+    // `shared` estimated from the sample (hits × SAMPLE), not counted: the stage decides on the full arrays.
+    const ids = this.#lookUp(this.#shingles, shingles, minHits, limit);
+    const hits = this.#hits.lastCounts;
+    return this.#pages(ids).map((page) => ({ page, shared: hits.get(page.id)! * SAMPLE }));
   }
 
   /** Ids of the pages sharing at least `minHits` sampled hashes with `hashes`, most first, at most `limit`. */

@@ -6,7 +6,7 @@
  */
 import { analyzeDocument } from '../analyze/analyze-document.js';
 import type { TokenStems } from '../analyze/analyze-normalized-text.js';
-import { fingerprintParamsFrom } from '../analyze/analyze-text.js';
+import { fingerprintParamsFrom, type AnalyzeOptions } from '../analyze/analyze-text.js';
 import { MemoryCascadeStore } from '../cascade/cascade-store.js';
 import type { CascadeRecord } from '../cascade/cascade-record.js';
 import { compiledSources } from '../cascade/compiled-flag.js';
@@ -15,8 +15,10 @@ import { synonymisedFlag } from '../cascade/synonymised-flag.js';
 import type { Config } from '../config.js';
 import { describeInputPath, readTextInput } from '../input/read-input-file.js';
 import { loadSynonymDictionary } from '../synonyms/synonym-dictionary.js';
-import type { TokenTable } from '../text/token-table.js';
 import type { CascadeFlag, SynonymisedFlag, TextAnalysis } from '../types.js';
+
+/** The analysis's token table (src/text/, which the CLI does not import), by the hook's type. */
+type TokenTable = Parameters<NonNullable<AnalyzeOptions['onTokens']>>[1];
 
 export interface FileCascade {
   readonly analysis: TextAnalysis;

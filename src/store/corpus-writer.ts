@@ -1,6 +1,6 @@
 /**
  * corpus.jsonl: one stored (kept) document a line,
- * `{"id","url","finalUrl","title","language","text","fingerprint","fetchedAt","flags"}` (`flags` while
+ * `{"id","url","finalUrl","title","language","text","flags","fingerprint","fetchedAt"}` (`flags` while
  * the cascade is on).
  *
  * Invariants (what makes the file crash-safe without an fsync per line):
@@ -49,7 +49,7 @@ export interface CorpusRecord {
   readonly fetchedAt: string | null;
   /**
    * Kinds of the cascade's flags on the page (`homoglyph`, `generated`, `synonymised`, `compiled`;
-   * evidence in the database's flags table); written last, on every line while the cascade is on.
+   * evidence in the database's flags table); written after `text`, on every line while the cascade is on.
    */
   readonly flags?: readonly string[];
 }
@@ -94,7 +94,7 @@ function linePieces(record: CorpusRecord): Uint8Array[] {
   const head = { id: record.id, url: record.url, finalUrl: record.finalUrl, title: record.title, language: record.language };
   const text = record.textJson ?? Buffer.from(JSON.stringify(record.text), 'utf8');
   const flags = record.flags === undefined ? '' : `,"flags":${JSON.stringify(record.flags)}`;
-  const tail = `,"fingerprint":${JSON.stringify(record.fingerprint)},"fetchedAt":${JSON.stringify(record.fetchedAt)}${flags}}\n`;
+  const tail = `${flags},"fingerprint":${JSON.stringify(record.fingerprint)},"fetchedAt":${JSON.stringify(record.fetchedAt)}}\n`;
   return [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8'), text, Buffer.from(tail, 'utf8')];
 }
 
