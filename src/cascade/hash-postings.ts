@@ -5,6 +5,9 @@
  * store cannot afford at millions of pages.
  */
 
+/** Ids kept per hash, at most (see add). */
+export const MAX_IDS_PER_HASH = 64;
+
 /** Key 0 marks an empty slot; hash 0 is stored as this key. */
 const ZERO_KEY = 0x5bd1e995 | 0;
 
@@ -40,14 +43,21 @@ export class HashPostings {
     return this.#keys.byteLength + this.#ids.byteLength;
   }
 
-  /** Adds (hash, id); a pair already there is not added twice. */
+  /**
+   * Adds (hash, id); a pair already there is not added twice, nor a pair whose hash already has
+   * MAX_IDS_PER_HASH ids: a hash that common (a stock phrase, a frequent grammar run) leads nowhere,
+   * and its copies would lengthen every probe that crosses them.
+   */
   add(hash: number, id: number): void {
     if ((this.#size + 1) * 4 > this.#keys.length * 3) this.#grow();
     const key = keyOf(hash);
     const mask = this.#keys.length - 1;
     let slot = home(key, mask);
+    let same = 0;
     while (this.#keys[slot] !== 0) {
-      if (this.#keys[slot] === key && this.#ids[slot] === id) return;
+      if (this.#keys[slot] === key) {
+        if (this.#ids[slot] === id || ++same >= MAX_IDS_PER_HASH) return;
+      }
       slot = (slot + 1) & mask;
     }
     this.#keys[slot] = key;
