@@ -59,7 +59,7 @@ interface StoredPage {
  */
 async function openCascadeCommitter(options: Config['cascade'], index: IndexBackend): Promise<CascadeCommitter | null> {
   if (!cascadeOn(options)) return null;
-  if (index instanceof SqliteIndexBackend) return new CascadeCommitter(options, new SqliteCascadeTables(index.index.connection));
+  if (index instanceof SqliteIndexBackend) return new CascadeCommitter(options, index.index.exclusive((db) => new SqliteCascadeTables(db)));
   if (index instanceof PgFingerprintIndex) {
     const persistence = new BufferedCascadePersistence(await PgCascadeTables.open(index.session));
     await persistence.refresh();

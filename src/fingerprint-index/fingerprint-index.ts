@@ -57,14 +57,6 @@ export class FingerprintIndex {
   readonly params: FingerprintParams;
   /** How fingerprints are cut into blocks for this database's distance. */
   readonly layout: BlockLayout;
-  /**
-   * The index's SQLite connection, for tables kept beside the index (the cascade's) whose writes go
-   * into this index's transactions (checkAndInsertMany's `within`). Not for the index's own tables.
-   */
-  get connection(): Database.Database {
-    return this.#db;
-  }
-
   /** The database file (or ':memory:'). */
   readonly path: string;
   /** True when opened read-only. */
@@ -173,31 +165,24 @@ export class FingerprintIndex {
     return this.#write(() => this.#judge(doc));
   }
 
-  /**
-   * checkAndInsert for many documents in one transaction, in order (later ones see earlier ones).
-   * `within`: called with the decisions inside the same transaction, for writes that must commit with
-   * them (the cascade's records and flags, on this index's connection); what it throws rolls all back.
-   */
+  /** checkAndInsert for many documents in one transaction, in order (later ones see earlier ones); `within(decisions)` runs in it too. */
   checkAndInsertMany(docs: readonly IndexCandidate[], within?: (decisions: readonly Decision[]) => void): Decision[] {
     if (!Array.isArray(docs)) throw new ValidationError(`Expected an array of documents, got ${describeValue(docs)}`);
     for (const doc of docs) assertCandidate(doc);
     if (docs.length === 0) return [];
-    return this.#write(() => {
-      const decisions = docs.map((doc) => this.#judge(doc));
-      within?.(decisions);
-      return decisions;
-    });
+    return this.#write(() => { const decisions = docs.map((doc) => this.#judge(doc)); within?.(decisions); return decisions; });
   }
 
   /**
-   * Runs `body` holding the database's write lock (BEGIN IMMEDIATE), serialised with every other
-   * writer of the file in any process: for work outside SQLite that must not race between processes,
-   * such as appending corpus lines. `body` must not call this index's write methods. Errors thrown by
-   * `body` roll the transaction back and are passed on (a non-neardup error wrapped in IndexError).
+   * Runs `body` holding the database's write lock (BEGIN IMMEDIATE), serialised with every other writer
+   * in any process: for work that must not race between processes, such as appending corpus lines, or
+   * setting up tables kept beside the index (`body` gets the connection: the cascade's tables, written in
+   * checkAndInsertMany's `within`). `body` must not call this index's write methods; what it throws rolls
+   * the transaction back and is passed on (a non-neardup error wrapped in IndexError).
    */
-  exclusive<T>(body: () => T): T {
+  exclusive<T>(body: (db: Database.Database) => T): T {
     if (typeof body !== 'function') throw new ValidationError(`Expected \`body\` to be a function, got ${describeValue(body)}`);
-    return this.#write(body);
+    return this.#write(() => body(this.#db));
   }
 
   /**

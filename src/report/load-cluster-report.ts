@@ -2,6 +2,7 @@
  * Reads a --data folder's index (`<data>/neardup.db`, opened read-only with the parameters stored
  * in it) and builds the cluster report. The only part of src/report/ that touches the database.
  */
+import Database from 'better-sqlite3';
 import { citationCounts } from './citation-counts.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,19 @@ import type { ClusterReport } from './cluster-report.js';
 /** The index file of a data folder. */
 export function indexPathOf(dataDir: string): string {
   return join(dataDir, 'neardup.db');
+}
+
+/**
+ * The report with the cascade's flags (a read-only connection of its own: the index's is not shared).
+ * An index made before the cascade was wired, or with it off, has no flags table: no flags section.
+ */
+function withFlagsOf(report: ClusterReport, path: string): ClusterReport {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return hasFlagsTable(db) ? withFlags(report, readFlagRows(db)) : report;
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -46,8 +60,7 @@ export function loadClusterReport(dataDir: string, config: Pick<Config, 'report'
       skipped: index.skipped(),
       distanceThreshold: params.distance,
     });
-    // An index made before the cascade was wired (or with it off) has no flags table: no flags section.
-    return hasFlagsTable(index.connection) ? withFlags(report, readFlagRows(index.connection)) : report;
+    return withFlagsOf(report, path);
   } finally {
     index.close();
   }
