@@ -36,7 +36,8 @@ export async function loadPgClusterReport(url: string, config: Pick<Config, 'rep
       distanceThreshold: params.distance,
     });
     const flags = await (await PgCascadeTables.open(index.session, true)).flagRows();
-    return withFlags(report, flags as FlagRow[]);
+    // As with SQLite: no flags section for an index without a flags table.
+    return flags === null ? report : withFlags(report, flags as FlagRow[]);
   } finally {
     await index.close();
   }

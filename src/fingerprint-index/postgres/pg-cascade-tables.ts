@@ -69,11 +69,11 @@ export class PgCascadeTables {
       (r) => [r.url, r.kind, r.docId, r.evidence]);
   }
 
-  /** Every flag, by URL then kind (none when the table is missing). */
-  async flagRows(): Promise<PgFlagRow[]> {
+  /** Every flag, by URL then kind; null when the table is missing (an index the cascade never wrote to). */
+  async flagRows(): Promise<PgFlagRow[] | null> {
     return this.#session.run(async (client: pg.Client) => {
       const exists = await client.query({ text: "SELECT to_regclass('neardup_flags') IS NOT NULL", rowMode: 'array' });
-      if (exists.rows[0]?.[0] !== true) return [];
+      if (exists.rows[0]?.[0] !== true) return null;
       const result = await client.query({ text: 'SELECT url, doc_id, kind, evidence::text FROM neardup_flags ORDER BY url, kind', rowMode: 'array' });
       return (result.rows as [string, string | number | null, string, string][]).map(([url, docId, kind, evidence]) => ({ url, docId: docId === null ? null : Number(docId), kind, evidence }));
     });
