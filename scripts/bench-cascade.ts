@@ -21,7 +21,10 @@ import { compiledFlag } from '../src/cascade/compiled-flag.js';
 import { generatedFlag } from '../src/cascade/generated-flag.js';
 import { synonymisedFlag } from '../src/cascade/synonymised-flag.js';
 import { homoglyphFlag } from '../src/cascade/homoglyph-words.js';
-import { runCascade } from '../src/cascade/run-cascade.js';
+import { localCascade, runCascade } from '../src/cascade/run-cascade.js';
+import { cascadeRecordOfTable } from '../src/cascade/cascade-record.js';
+import { tokenTable, type TokenTable } from '../src/text/token-table.js';
+import type { TokenStems } from '../src/analyze/analyze-normalized-text.js';
 import { analyzeText, fingerprintParamsFrom } from '../src/analyze/analyze-text.js';
 import { loadSynonymDictionary } from '../src/synonyms/synonym-dictionary.js';
 import { StemCache } from '../src/text/stem-cache.js';
@@ -50,6 +53,7 @@ function storeFor(tagger: GrammarTagger): MemoryCascadeStore {
 const stores = { shape: storeFor('shape'), pos: storeFor('pos') };
 const optionsFor = (tagger: GrammarTagger) => ({ ...config.cascade, synonymised: { ...config.cascade.synonymised, tagger } });
 
+const tables = normalized.map((n) => tokenTable(n));
 const records = texts.map((t, i) => cascadeRecord(t.text, analyses[i]!.language, { tagger: 'shape' }));
 
 const cases: Record<string, () => void> = {
@@ -61,6 +65,14 @@ const cases: Record<string, () => void> = {
   synonymised: () => records.forEach((r) => synonymisedFlag(r, stores.shape, synonyms, config.cascade.synonymised)),
   compiled: () => records.forEach((r) => compiledFlag(r, stores.shape, config.cascade.compiled)),
   cascade_shape: () => texts.forEach((t, i) => runCascade(analyses[i]!, { text: t.text, options: optionsFor('shape'), store: stores.shape, synonyms, normalized: normalized[i], stemCache })),
+  // The wired path: the analysis hands its token table to the page's own half (page-cascade.ts).
+  analysis_and_local: () => texts.forEach((t) => {
+    let table: TokenTable | undefined;
+    let tokenStems: TokenStems | undefined;
+    const analysis = analyzeText(t.text, params, { stemCache, onTokens: (_n, tt, s) => void ((table = tt), (tokenStems = { stems: s.stems, stop: s.stop.slice() })) });
+    localCascade(analysis, { text: t.text, options: config.cascade, stemCache, table, tokenStems });
+  }),
+  record_from_table: () => texts.forEach((t, i) => cascadeRecordOfTable(tables[i]!, t.text, analyses[i]!.language, { tagger: 'shape', stemCache })),
   cascade_pos: () => texts.forEach((t, i) => runCascade(analyses[i]!, { text: t.text, options: optionsFor('pos'), store: stores.pos, synonyms, normalized: normalized[i], stemCache })),
 };
 
@@ -85,4 +97,5 @@ console.log(`${'stage'.padEnd(14)} ${'cpu ms/page'.padStart(12)} ${'wall ms/page
 for (const name of Object.keys(cases)) console.log(`${name.padEnd(14)} ${perPage(cpu, name).toFixed(3).padStart(12)} ${perPage(wall, name).toFixed(3).padStart(12)}`);
 const base = perPage(cpu, 'analysis');
 const ratio = (name: string) => (base / (base + perPage(cpu, name))).toFixed(2);
+console.log(`wired (analysis + page's own half, table reused) over analysis: ${(perPage(cpu, 'analysis_and_local') / base).toFixed(2)}×`);
 console.log(`cascade: analysis_ms=${base.toFixed(3)} cascade_shape_ms=${perPage(cpu, 'cascade_shape').toFixed(3)} ratio_shape=${ratio('cascade_shape')} cascade_pos_ms=${perPage(cpu, 'cascade_pos').toFixed(3)} ratio_pos=${ratio('cascade_pos')}`);

@@ -1,5 +1,6 @@
 /**
- * Batch dedup throughput: `npm run bench:dedup -- [--docs 100000] [--workers 0] [--baseline-docs n]`.
+ * Batch dedup throughput: `npm run bench:dedup -- [--docs 100000] [--workers 0] [--baseline-docs n]`;
+ * the cascade's cost: `npm run bench:dedup -- --cascade-ratio [--rounds 2] [--docs n]` (see below).
  *
  * Generates (once, cached under /tmp/neardup-bench-dedup/) a JSONL file of --docs documents of
  * ~5 KB text each, made from the dev pages' hand-made texts: paragraphs drawn at random, with
@@ -42,6 +43,9 @@ const { values: flags } = parseArgs({
     limit: { type: 'string' },
     'verify-off': { type: 'boolean', default: false },
     'no-k-only': { type: 'boolean', default: false },
+    'cascade-off': { type: 'boolean', default: false },
+    'cascade-ratio': { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '1' },
   },
 });
 
@@ -53,7 +57,18 @@ if (flags.child !== undefined) {
   const { loadConfig } = await import('../src/config.js');
   const { dedupEntries } = await import('../src/batch/dedup-batch.js');
   const { readInputs, resolveInputs } = await import('../src/input/read-inputs.js');
-  const config = loadConfig({ env: {}, overrides: flags['verify-off'] ? { verify: { enabled: false } } : {} });
+  const stages = loadConfig({ env: {} }).cascade;
+  const cascadeOff = {
+    homoglyph: { ...stages.homoglyph, enabled: false }, generated: { ...stages.generated, enabled: false },
+    synonymised: { ...stages.synonymised, enabled: false }, compiled: { ...stages.compiled, enabled: false },
+  };
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      ...(flags['verify-off'] ? { verify: { enabled: false } } : {}),
+      ...(flags['cascade-off'] ? { cascade: cascadeOff } : {}),
+    },
+  });
   const limit = flags.limit === undefined ? Number.POSITIVE_INFINITY : Number(flags.limit);
   async function* limited() {
     let n = 0;
@@ -161,12 +176,13 @@ interface RunResult {
 }
 
 const run = promisify(execFile);
-async function measure(mode: 'batch' | 'inline', limit?: number, verifyOff = false): Promise<RunResult> {
+async function measure(mode: 'batch' | 'inline', limit?: number, verifyOff = false, cascadeOff = false): Promise<RunResult> {
   const data = await mkdtemp(join(tmpdir(), `neardup-bench-${mode}-`));
   try {
     const args = ['--import', 'tsx', join(here, 'bench-dedup.ts'), '--child', mode, '--input', input, '--data', data, '--workers', flags.workers];
     if (limit !== undefined) args.push('--limit', String(limit));
     if (verifyOff) args.push('--verify-off');
+    if (cascadeOff) args.push('--cascade-off');
     const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 24 });
     return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunResult;
   } finally {
@@ -176,6 +192,36 @@ async function measure(mode: 'batch' | 'inline', limit?: number, verifyOff = fal
 
 const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 process.stderr.write(`load average before: ${load()} (${availableParallelism()} cores)\n`);
+
+/**
+ * `--cascade-ratio`: batch dedup with the cascade on (the default config) and off (every stage off),
+ * alternately, --rounds times each; the best docs/s of each (the run least slowed by other load) and
+ * their ratio. Last line:
+ * `cascade: docs=<n> on_docs_per_s=<..> off_docs_per_s=<..> ratio=<..> on_cpu_ms_per_doc=<..> off_cpu_ms_per_doc=<..> flagged=<..>`
+ */
+if (flags['cascade-ratio']) {
+  const rounds = Number(flags.rounds);
+  const on: RunResult[] = [];
+  const offRuns: RunResult[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const cascadeOff of r % 2 === 0 ? [true, false] : [false, true]) {
+      const result = await measure('batch', undefined, false, cascadeOff);
+      (cascadeOff ? offRuns : on).push(result);
+      process.stderr.write(`cascade ${cascadeOff ? 'off' : 'on '}: ${result.documents} docs in ${(result.elapsedMs / 1000).toFixed(1)} s, ${Math.round(result.docsPerSecond)} docs/s, `
+        + `CPU ${(result.cpuMs / result.documents).toFixed(2)} ms/doc (main ${((result.threads.main ?? 0) / result.documents).toFixed(2)}), peak RSS ${result.peakRssMb} MB, `
+        + `stored ${result.stored}, flagged ${JSON.stringify((result as { flagged?: unknown }).flagged ?? {})}, load ${load()}\n`);
+    }
+  }
+  const best = (xs: RunResult[]) => xs.reduce((a, b) => (b.docsPerSecond > a.docsPerSecond ? b : a));
+  const a = best(on);
+  const b = best(offRuns);
+  process.stderr.write(`load average after: ${load()}\n`);
+  process.stdout.write(`cascade: docs=${a.documents} on_docs_per_s=${Math.round(a.docsPerSecond)} off_docs_per_s=${Math.round(b.docsPerSecond)} `
+    + `ratio=${(a.docsPerSecond / b.docsPerSecond).toFixed(3)} on_cpu_ms_per_doc=${(a.cpuMs / a.documents).toFixed(3)} off_cpu_ms_per_doc=${(b.cpuMs / b.documents).toFixed(3)} `
+    + `on_peak_rss_mb=${a.peakRssMb} off_peak_rss_mb=${b.peakRssMb}\n`);
+  process.exit(0);
+}
+
 const batch = await measure('batch');
 process.stderr.write(`neardup: ${batch.documents} docs in ${(batch.elapsedMs / 1000).toFixed(1)} s with ${batch.workers} workers, `
   + `stored ${batch.stored}, exact ${batch.exact}, near ${batch.near}, skipped ${batch.skipped}, errors ${batch.errors}, peak RSS ${batch.peakRssMb} MB, `

@@ -2,7 +2,7 @@
  * Evaluates the cascade's flags on a labelled set built from the dev pages' texts
  * (article-benchmark-dev, MIT):
  *
- *   npm run eval:cascade -- [--dataset <dir>] [--seed 1] [--tagger shape|pos] [--json]
+ *   npm run eval:cascade -- [--dataset <dir>] [--seed 1] [--tagger shape|pos] [--store indexed|memory] [--json]
  *
  * Kinds of page (each expected to get the flags in brackets):
  *   natural          every dev text, judged against the store of all the OTHER texts  []
@@ -21,7 +21,9 @@
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../src/config.js';
 import { cascadeRecord, type CascadeRecord, type GrammarTagger } from '../src/cascade/cascade-record.js';
-import { MemoryCascadeStore } from '../src/cascade/cascade-store.js';
+import { MemoryCascadeStore, type CascadeStore, type StoredCascadePage } from '../src/cascade/cascade-store.js';
+import { IndexedCascadeStore, type CascadeRecordSource } from '../src/cascade/indexed-cascade-store.js';
+import { decodeCascadeRecord, encodeCascadeRecord, storedPart } from '../src/cascade/cascade-record-codec.js';
 import { compiledFlag, compiledSources } from '../src/cascade/compiled-flag.js';
 import { runCascade } from '../src/cascade/run-cascade.js';
 import { GENERATOR_NAMES, generateText } from '../src/cascade/text-generators.js';
@@ -35,6 +37,7 @@ import { seededRandom } from '../test/helpers/seeded-random.js';
 const { values: flags } = parseArgs({
   options: {
     dataset: { type: 'string', default: defaultDatasetPath() },
+    store: { type: 'string', default: 'indexed' },
     seed: { type: 'string', default: '1' },
     tagger: { type: 'string', default: 'shape' },
     json: { type: 'boolean', default: false },
@@ -103,7 +106,7 @@ interface Judged {
   readonly record: CascadeRecord | null;
 }
 
-function judgeAll(texts: readonly DevText[], items: readonly Item[], store: MemoryCascadeStore, records: readonly CascadeRecord[]): Judged[] {
+function judgeAll(texts: readonly DevText[], items: readonly Item[], store: CascadeStore, records: readonly CascadeRecord[]): Judged[] {
   return items.map((item) => {
     if (item.self !== undefined) store.delete(item.self);
     const analysis = analyzeText(item.text, params);
@@ -151,7 +154,7 @@ function kindTable(judged: readonly Judged[]): string[] {
   return lines;
 }
 
-function sourceCountTable(texts: readonly DevText[], judged: readonly Judged[], store: MemoryCascadeStore, records: readonly CascadeRecord[]): string[] {
+function sourceCountTable(texts: readonly DevText[], judged: readonly Judged[], store: CascadeStore, records: readonly CascadeRecord[]): string[] {
   const lines = ['compiled, by test: sources counted right on compiled pages; natural pages flagged'];
   for (const test of ['hypergeometric', 'containment'] as const) {
     const opts = { ...options.compiled, test };
@@ -185,15 +188,33 @@ function heldOutGenerated(texts: readonly DevText[], judged: readonly Judged[]):
   return `generated on the held-out split (${natural.length} natural, ${generated.length} generated): precision ${f3(p)} recall ${f3(r)} F1 ${f3((2 * p * r) / (p + r))}`;
 }
 
+/**
+ * The store the pipeline uses (`--store indexed`, default: sampled postings, records round-tripped
+ * through the database's byte encoding), or every hash indexed in memory (`--store memory`).
+ */
+function makeStore(): CascadeStore {
+  if (flags.store === 'memory') return new MemoryCascadeStore();
+  const rows = new Map<number, { url: string; bytes: Uint8Array }>();
+  const source: CascadeRecordSource = {
+    get: (id): StoredCascadePage | undefined => {
+      const row = rows.get(id);
+      return row === undefined ? undefined : { id, url: row.url, record: decodeCascadeRecord(row.bytes) };
+    },
+    put: (page) => void rows.set(page.id, { url: page.url, bytes: storedPart(encodeCascadeRecord(page.record)) }),
+    delete: (id) => void rows.delete(id),
+  };
+  return new IndexedCascadeStore(source);
+}
+
 function main(): void {
   const texts = loadDevTexts(flags.dataset, 'eval-cascade');
-  const store = new MemoryCascadeStore();
+  const store = makeStore();
   const records = texts.map((t) => cascadeRecord(t.text, analyzeText(t.text, params).language, { tagger: options.synonymised.tagger }));
   records.forEach((record, id) => store.add({ id, url: texts[id]!.url, record }));
   const items = buildItems(texts);
   const judged = judgeAll(texts, items, store, records);
   const out = [
-    `eval-cascade: ${texts.length} dev texts, ${items.length} labelled pages, tagger ${options.synonymised.tagger}, seed ${flags.seed}`,
+    `eval-cascade: ${texts.length} dev texts, ${items.length} labelled pages, tagger ${options.synonymised.tagger}, store ${flags.store}, seed ${flags.seed}`,
     ...flagTable(judged),
     '',
     ...kindTable(judged),

@@ -89,7 +89,7 @@ export type { SynonymDictionary, SynonymDictionaryOptions } from './synonyms/syn
 export { parseSynonymClasses } from './synonyms/parse-synonym-classes.js';
 export { stemEnglish } from './text/english-stemmer.js';
 
-// the cascade of offline flags (homoglyph, generated, synonymised, compiled): a library API, not yet wired into crawl/dedup
+// the cascade of offline flags (homoglyph, generated, synonymised, compiled): crawl and dedup run it; the library API
 export { runCascade } from './cascade/run-cascade.js';
 export type { CascadeContext, CascadeResult } from './cascade/run-cascade.js';
 export { MemoryCascadeStore } from './cascade/cascade-store.js';

@@ -17,7 +17,15 @@ import { faultFreezeFromEnv, freezeForever, type FaultFreeze, type FaultFreezePh
 import { corpusFileName, databaseFileName } from './store/data-folder.js';
 import { writerIdOf } from './store/writer-id.js';
 import { StemCache } from './analyze/analyze-text.js';
-import type { Decision, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
+import type { CascadeFlag, Decision, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
+import { analyzeWithCascade, type CascadedPage } from './cascade/page-cascade.js';
+import { CascadeCommitter, countFlags } from './cascade/cascade-committer.js';
+import { BufferedCascadePersistence } from './cascade/buffered-cascade-persistence.js';
+import { cascadeOn } from './cascade/run-cascade.js';
+import { SqliteCascadeTables } from './cascade/sqlite-cascade-tables.js';
+import { SqliteIndexBackend } from './fingerprint-index/sqlite-index-backend.js';
+import { PgFingerprintIndex } from './fingerprint-index/postgres/pg-fingerprint-index.js';
+import { PgCascadeTables } from './fingerprint-index/postgres/pg-cascade-tables.js';
 
 /** What the crawl needs back for a committed page. */
 export interface CommitResult {
@@ -41,10 +49,27 @@ export interface PipelineOptions {
 interface StoredPage {
   readonly analyzed: AnalyzedPage;
   readonly id: number;
+  /** Its flags' kinds (corpus.jsonl `flags`), or null when the cascade is off. */
+  readonly flags: readonly string[] | null;
+}
+
+/**
+ * The cascade's committing half for an index (null when every stage is off): its tables in the
+ * SQLite database, written in the index's transactions; or beside a PostgreSQL index, written after.
+ */
+async function openCascadeCommitter(options: Config['cascade'], index: IndexBackend): Promise<CascadeCommitter | null> {
+  if (!cascadeOn(options)) return null;
+  if (index instanceof SqliteIndexBackend) return new CascadeCommitter(options, index.index.exclusive((db) => new SqliteCascadeTables(db)));
+  if (index instanceof PgFingerprintIndex) {
+    const persistence = new BufferedCascadePersistence(await PgCascadeTables.open(index.session));
+    await persistence.refresh();
+    return new CascadeCommitter(options, persistence);
+  }
+  throw new StorageError(`The cascade cannot keep its records beside index \`${index.label}\` (neither SQLite nor PostgreSQL)`);
 }
 
 function newCounters(): PipelineCounters {
-  return { processed: 0, stored: 0, exact: 0, near: 0, similar: 0, skipped: 0, skippedBy: {}, errors: 0 };
+  return { processed: 0, stored: 0, exact: 0, near: 0, similar: 0, skipped: 0, skippedBy: {}, errors: 0, flagged: {} };
 }
 
 /**
@@ -64,13 +89,16 @@ export class Pipeline {
   /** Stems kept across the pages this pipeline analyses itself (`process`). */
   readonly stemCache = new StemCache();
   private readonly corpus: CorpusWriter;
+  /** The cascade's committing half (src/cascade/), or null when every stage is off. */
+  private readonly cascade: CascadeCommitter | null;
   private closed = false;
   /** The kill tests' hook (src/store/fault-freeze.ts); null in every normal run. */
   private readonly faultFreeze: FaultFreeze | null = faultFreezeFromEnv();
   /** Corpus lines this pipeline has appended (counted only for the hook). */
   private linesWritten = 0;
 
-  private constructor(dataDir: string, config: Config, index: IndexBackend, corpus: CorpusWriter) {
+  private constructor(dataDir: string, config: Config, index: IndexBackend, corpus: CorpusWriter, cascade: CascadeCommitter | null) {
+    this.cascade = cascade;
     this.dataDir = dataDir;
     this.config = config;
     this.index = index;
@@ -93,18 +121,20 @@ export class Pipeline {
       params: fingerprintParamsFrom(config.fingerprint), verify: config.verify.enabled ? config.verify : null,
     });
     let corpus: CorpusWriter;
+    let cascade: CascadeCommitter | null;
     try {
+      cascade = await openCascadeCommitter(config.cascade, index);
       corpus = CorpusWriter.open(join(dataDir, corpusFileName));
     } catch (error) {
       await index.close();
       throw error;
     }
-    return new Pipeline(dataDir, config, index, corpus);
+    return new Pipeline(dataDir, config, index, corpus, cascade);
   }
 
   /** Extracts, fingerprints and commits one page. */
   process(input: PageInput): Promise<Decision> {
-    return this.commit(analyzePage(input, this.config, { stemCache: this.stemCache }));
+    return this.commit(analyzeWithCascade(this.config, { stemCache: this.stemCache }, (options) => analyzePage(input, this.config, options)));
   }
 
   /**
@@ -123,11 +153,11 @@ export class Pipeline {
    */
   async commitExtractedMany(items: readonly { readonly input: PageInput; readonly page: ExtractedPage }[]): Promise<CommitResult[]> {
     const results: (CommitResult | undefined)[] = new Array(items.length);
-    const analyzed: AnalyzedPage[] = [];
+    const analyzed: CascadedPage[] = [];
     const positions: number[] = [];
     for (const [i, { input, page }] of items.entries()) {
       try {
-        analyzed.push(analyzeExtractedPage(input, page, this.config, { stemCache: this.stemCache }));
+        analyzed.push(analyzeWithCascade(this.config, { stemCache: this.stemCache }, (options) => analyzeExtractedPage(input, page, this.config, options)));
         positions.push(i);
       } catch (error) {
         const detail = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.slice(0, 300);
@@ -144,12 +174,14 @@ export class Pipeline {
   }
 
   /** Sends one analysed page to the index (or records its skip), then writes the corpus line of a stored page. */
-  async commit(analyzed: AnalyzedPage): Promise<Decision> {
+  async commit(analyzed: CascadedPage): Promise<Decision> {
+    // The cascade's writes ride on checkAndInsertMany's transaction.
+    if (this.cascade !== null) return (await this.commitMany([analyzed]))[0]!;
     this.assertOpen();
     const candidate = this.candidateOf(analyzed);
     if (candidate === null) return this.skip(analyzed);
     const decision = await this.index.checkAndInsert(candidate);
-    if (decision.kind === 'stored') await this.writeCorpusLines([{ analyzed, id: decision.id }]);
+    if (decision.kind === 'stored') await this.writeCorpusLines([{ analyzed, id: decision.id, flags: null }]);
     await this.afterDecision(analyzed, decision);
     return decision;
   }
@@ -158,29 +190,54 @@ export class Pipeline {
    * Like {@link commit} for many pages: the index writes in one transaction, then the corpus lines
    * of the stored pages under one hold of the write lock, in one append. Decisions in input order.
    */
-  async commitMany(pages: readonly AnalyzedPage[]): Promise<Decision[]> {
+  async commitMany(pages: readonly CascadedPage[]): Promise<Decision[]> {
     this.assertOpen();
     const decisions: (Decision | undefined)[] = new Array(pages.length);
     const candidates: IndexCandidate[] = [];
     const positions: number[] = [];
     for (let i = 0; i < pages.length; i++) {
-      const candidate = this.candidateOf(pages[i]!);
+      const page = pages[i]!;
+      const candidate = this.candidateOf(page);
       if (candidate === null) continue;
+      const spun = this.cascade?.preCheck(page.cascade) ?? null;
+      if (spun !== null) {
+        decisions[i] = await this.rejectSpun(page, spun);
+        continue;
+      }
       candidates.push(candidate);
       positions.push(i);
     }
-    const judged = candidates.length === 0 ? [] : await this.index.checkAndInsertMany(candidates);
+    await this.cascade?.refresh();
+    const flags: CascadeFlag[][] = [];
+    const within = this.cascade === null ? undefined : (judged: readonly Decision[]) => {
+      flags.push(...this.cascade!.afterDecisions(judged.map((decision, j) => ({ url: pages[positions[j]!]!.url, cascade: pages[positions[j]!]!.cascade, decision }))));
+    };
+    const judged = candidates.length === 0 ? [] : await this.index.checkAndInsertMany(candidates, within);
+    // A backend that cannot run `within` in its transaction (PostgreSQL): right after it.
+    if (within !== undefined && judged.length > 0 && this.index.callsWithin !== true) within(judged);
     const stored: StoredPage[] = [];
     for (let j = 0; j < positions.length; j++) {
       const decision = judged[j]!;
       decisions[positions[j]!] = decision;
-      if (decision.kind === 'stored') stored.push({ analyzed: pages[positions[j]!]!, id: decision.id });
+      if (this.cascade !== null) countFlags(this.counters.flagged!, flags[j] ?? []);
+      if (decision.kind === 'stored') stored.push({ analyzed: pages[positions[j]!]!, id: decision.id, flags: this.cascade === null ? null : (flags[j] ?? []).map((f) => f.kind) });
     }
+    await this.cascade?.flush();
     // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
     await this.writeCorpusLines(stored);
     for (let j = 0; j < positions.length; j++) await this.afterDecision(pages[positions[j]!]!, judged[j]!);
     for (let i = 0; i < pages.length; i++) decisions[i] ??= await this.skip(pages[i]!);
     return decisions as Decision[];
+  }
+
+  /** A spun copy rejected before the index (`cascade.synonymised.action: reject`): a skip with its flags. */
+  private async rejectSpun(page: CascadedPage, spun: NonNullable<ReturnType<CascadeCommitter['preCheck']>>): Promise<Decision> {
+    const flags = this.cascade!.recordRejected(page.url, page.cascade, spun);
+    await this.cascade!.flush();
+    const decision = await this.recordSkip(page.url, 'synonymised', `spun copy of ${spun.sourceUrl} (stems explained ${spun.explainedShare.toFixed(2)}, substituted ${spun.substitutedShare.toFixed(2)})`);
+    if (decision.repeated !== true) countFlags(this.counters.flagged!, flags);
+    await this.recordLinksOf(page);
+    return decision;
   }
 
   /**
@@ -271,7 +328,7 @@ export class Pipeline {
     await this.index.corpusTransaction(stored.map((s) => s.id), (docs) => {
       this.corpus.refresh();
       const records: CorpusRecord[] = [];
-      for (const { analyzed, id } of stored) {
+      for (const { analyzed, id, flags } of stored) {
         if (this.corpus.has(id)) continue;
         const doc = docs.get(id);
         if (doc === undefined || doc.textHash !== analyzed.analysis?.textHash) continue;
@@ -285,6 +342,7 @@ export class Pipeline {
           ...(analyzed.textJson === undefined ? {} : { textJson: analyzed.textJson }),
           fingerprint: fingerprintToHex(doc.fingerprint),
           fetchedAt: doc.fetchedAt === undefined ? null : new Date(doc.fetchedAt).toISOString(),
+          ...(flags === null ? {} : { flags }),
         });
       }
       this.checkFaultFreeze('before-corpus', records.length);

@@ -140,6 +140,9 @@ export const SKIP_REASONS = [
   // The host could not be reached (its robots.txt: connection refused, DNS failure, timeout, 5xx):
   // not fetched, as RFC 9309 asks, but not a robots.txt rule either.
   'unreachable',
+  // A spun copy of a stored page (the cascade's `synonymised` flag, with `cascade.synonymised.action:
+  // reject`): rejected before the index, its evidence in the flags table.
+  'synonymised',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -205,6 +208,8 @@ export interface PipelineCounters {
   /** Skips by reason. */
   skippedBy: Record<string, number>;
   errors: number;
+  /** Flags the cascade (src/cascade/) gave judged pages, by kind (present when the cascade is on). */
+  flagged?: Partial<Record<CascadeFlagKind, number>>;
 }
 
 // ---------------------------------------------------------------- cascade flags

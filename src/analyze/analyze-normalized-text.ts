@@ -12,13 +12,23 @@ import { detectTokenLanguage } from '../text/detect-language.js';
 import { stopWordSpansFor } from '../text/language-resources.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
-import { tokenTable } from '../text/token-table.js';
+import { tokenTable, type TokenTable } from '../text/token-table.js';
 import type { FingerprintParams, TextAnalysis } from '../types.js';
 import { murmurFeatureHashes, rabinFeatureHashes } from '../fingerprint/fingerprint-words.js';
 import { murmurWordInto } from '../fingerprint/murmur-hash.js';
 import { shingleSketch } from '../fingerprint/shingle-sketch.js';
 import { simhashFromHashes } from '../fingerprint/simhash.js';
 import { textHashOfIds } from '../fingerprint/text-hash.js';
+
+/**
+ * What the analysis made per distinct token, for onTokens: `stems[id]` (set for every token that is
+ * not a stop word, and for all of them when every token is one) and `stop[id]` (1: a stop word of the
+ * detected language). Valid only during the call.
+ */
+export interface TokenStems {
+  readonly stems: readonly (string | undefined)[];
+  readonly stop: Uint32Array;
+}
 
 /** Enough leading tokens, as strings, for the language sample (languageSample reads ≤ 256 characters). */
 function leadingTokens(normalized: string, ids: Int32Array, count: number, spans: Int32Array): string[] {
@@ -39,9 +49,13 @@ const LANGUAGE_SAMPLE_CHARS = 256;
 /**
  * Analysis of text already normalised (normalizeText). Parameters are trusted (analyzeText
  * validates them). `stemCache`: stems kept across calls (see StemCache). `sketchSize` > 0 adds the
- * bottom-k sketch of the features (shingle-sketch.ts) for the second stage.
+ * bottom-k sketch of the features (shingle-sketch.ts) for the second stage. `onTokens` gets the token
+ * table (AnalyzeOptions.onTokens).
  */
-export function analyzeNormalizedText(normalized: string, params: FingerprintParams, stemCache?: StemCache, sketchSize = 0): TextAnalysis {
+export function analyzeNormalizedText(
+  normalized: string, params: FingerprintParams, stemCache?: StemCache, sketchSize = 0,
+  onTokens?: (normalized: string, table: TokenTable, stems: TokenStems) => void,
+): TextAnalysis {
   const table = tokenTable(normalized);
   const { count, ids, distinct, spans, paragraphCount, paragraphEnds } = table;
 
@@ -77,10 +91,13 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
   const keepAll = stopWords.size === 0;
   const rabin = params.hash === 'rabin';
   const stems: string[] | null = rabin ? new Array<string>(distinct) : null;
+  // Every distinct token's stem, for onTokens (the same array when rabin makes one).
+  const stemsOut: string[] | null = onTokens === undefined ? null : (stems ?? new Array<string>(distinct));
   const stemOf = (id: number): void => {
     const token = normalized.slice(spans[id * 3]!, spans[id * 3 + 1]!);
     const s = stem(token);
-    if (stems !== null) stems[id] = s;
+    if (stemsOut !== null) stemsOut[id] = s;
+    else if (stems !== null) stems[id] = s;
     if (s === token) {
       stemA[id] = tokenA[id]!;
       stemB[id] = tokenB[id]!;
@@ -127,6 +144,7 @@ export function analyzeNormalizedText(normalized: string, params: FingerprintPar
     from = to;
   }
 
+  onTokens?.(normalized, table, { stems: stemsOut!, stop });
   const features = rabin
     ? rabinFeatureHashes(lengths, paragraphCount, params.shingleSize, words, featureHi, featureLo)
     : murmurFeatureHashes(lengths, paragraphCount, params.shingleSize, wordA, wordB, featureHi, featureLo);

@@ -10,8 +10,9 @@ import { MAX_SKETCH_SIZE } from '../fingerprint/shingle-sketch.js';
 import { normalizeText } from '../text/normalize-text.js';
 import { NORMALIZER_VERSION } from '../text/normalizer-version.js';
 import type { StemCache } from '../text/stem-cache.js';
+import type { TokenTable } from '../text/token-table.js';
 import type { FingerprintParams, TextAnalysis } from '../types.js';
-import { analyzeNormalizedText } from './analyze-normalized-text.js';
+import { analyzeNormalizedText, type TokenStems } from './analyze-normalized-text.js';
 
 /** Stems kept across analyses: one per thread of a long run (see AnalyzeOptions.stemCache). */
 export { StemCache } from '../text/stem-cache.js';
@@ -30,6 +31,11 @@ export interface AnalyzeOptions {
    * @default 0
    */
   readonly sketchSize?: number | undefined;
+  /**
+   * Called once with the normalised text and its token table, so that a later stage on the same
+   * page (the cascade's record, src/cascade/) reuses them instead of normalising and tokenising again.
+   */
+  readonly onTokens?: ((normalized: string, table: TokenTable, stems: TokenStems) => void) | undefined;
 }
 
 /** The fingerprint parameters of a config section, with this build's normaliser version. */
@@ -68,5 +74,5 @@ export function analyzeText(text: string, params: FingerprintParams, options: An
   if (!Number.isInteger(sketchSize) || sketchSize < 0 || sketchSize > MAX_SKETCH_SIZE) {
     throw new ValidationError(`Expected \`sketchSize\` to be an integer 0–${MAX_SKETCH_SIZE}, got ${describeValue(sketchSize)}`);
   }
-  return analyzeNormalizedText(normalizeText(text), params, options.stemCache, sketchSize);
+  return analyzeNormalizedText(normalizeText(text), params, options.stemCache, sketchSize, options.onTokens);
 }

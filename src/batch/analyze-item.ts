@@ -7,6 +7,7 @@ import { analyzePage, type AnalyzedPage } from '../analyze/analyze-page.js';
 import { type AnalyzeOptions } from '../analyze/analyze-text.js';
 import type { Config } from '../config.js';
 import type { PageInput } from '../types.js';
+import { analyzeWithCascade, type CascadedPage } from '../cascade/page-cascade.js';
 import type { JsonlLineEntry, ProblemEntry, SkipEntry } from '../input/batch-entry.js';
 import { jsonlLineToEntry } from '../input/read-jsonl.js';
 
@@ -18,7 +19,7 @@ export type AnalyzeItem = PageInput | JsonlLineEntry;
  * for a JSONL line, what it was instead of a page (a skip, a problem, or null for a blank line).
  */
 export type AnalyzeResult =
-  | { readonly ok: true; readonly page: AnalyzedPage }
+  | { readonly ok: true; readonly page: CascadedPage }
   | { readonly ok: false; readonly error: string; readonly url?: string }
   | { readonly ok: false; readonly entry: SkipEntry | ProblemEntry | null };
 
@@ -30,7 +31,7 @@ export function isJsonlLine(item: AnalyzeItem): item is JsonlLineEntry {
 /** Analyses a document; an exception becomes a failure result. */
 export function analyzeInput(input: PageInput, config: Config, options: AnalyzeOptions): AnalyzeResult {
   try {
-    return { ok: true, page: analyzePage(input, config, options) };
+    return { ok: true, page: analyzeWithCascade(config, options, (o) => analyzePage(input, config, o)) };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error), url: input.url };
   }

@@ -7,7 +7,7 @@ import type { AnalyzedPage } from '../analyze/analyze-page.js';
 import type { BatchEntry, BatchProblem, JsonlLineEntry, PageEntry } from '../input/batch-entry.js';
 import { jsonlLineToEntry } from '../input/read-jsonl.js';
 import type { Pipeline } from '../pipeline.js';
-import type { Decision, SkipReason } from '../types.js';
+import type { CascadeFlagKind, Decision, SkipReason } from '../types.js';
 import type { AnalyzeResult } from './analyze-item.js';
 
 /** Counters of a batch run, as reported while running and at the end. */
@@ -27,6 +27,8 @@ export interface BatchProgress {
   ignoredBy: Record<string, number>;
   /** Malformed lines/records and documents whose analysis failed. */
   errors: number;
+  /** Flags the cascade gave judged documents, by kind (empty when it is off). */
+  flagged: Partial<Record<CascadeFlagKind, number>>;
   elapsedMs: number;
   docsPerSecond: number;
 }
@@ -52,7 +54,7 @@ export interface BatchTally {
 
 export function newProgress(): BatchProgress {
   return {
-    documents: 0, stored: 0, exact: 0, near: 0, similar: 0, skipped: 0, skippedBy: {}, ignored: 0, ignoredBy: {}, errors: 0, elapsedMs: 0, docsPerSecond: 0,
+    documents: 0, stored: 0, exact: 0, near: 0, similar: 0, skipped: 0, skippedBy: {}, ignored: 0, ignoredBy: {}, errors: 0, flagged: {}, elapsedMs: 0, docsPerSecond: 0,
   };
 }
 
@@ -131,4 +133,5 @@ export async function commitBatch(pipeline: Pipeline, tally: BatchTally, batch: 
     }
   }
   await flushRun();
+  progress.flagged = { ...pipeline.counters.flagged };
 }

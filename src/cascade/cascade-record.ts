@@ -8,6 +8,7 @@ import { stopWordSpansFor, stopWordsFor } from '../text/language-resources.js';
 import { normalizeText } from '../text/normalize-text.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
+import type { TokenStems } from '../analyze/analyze-normalized-text.js';
 import { tokenTable, type TokenTable } from '../text/token-table.js';
 import { posTags } from './pos-tags.js';
 import { bottomK, fnv1a, mix32, shingleHashes, shingleHashesOf, sortedDistinctInPlace } from './shingle-sketch.js';
@@ -46,6 +47,8 @@ export interface CascadeRecordOptions {
   readonly tagger?: GrammarTagger;
   /** Stems kept across pages (the analysis's, one per thread); without it each page stems its own. */
   readonly stemCache?: StemCache | undefined;
+  /** The analysis's stems and stop-word flags of the table's tokens (AnalyzeOptions.onTokens): not stemmed again. */
+  readonly tokenStems?: TokenStems | undefined;
 }
 
 export const WORD_SHINGLE = 3;
@@ -70,6 +73,11 @@ interface TokenInfos {
 const NUMBER_SHAPE = mix32(fnv1a('#'));
 const WORD_SHAPE = mix32(fnv1a('_'));
 
+/** A content stem's term hash (never 0: 0 marks a stop word in tokenInfos). */
+export function termHash(stem: string): number {
+  return mix32(fnv1a(stem)) || 1;
+}
+
 /** FNV-1a of text[start, end), finalised (no slice made). */
 function spanHash32(text: string, start: number, end: number): number {
   let h = 0x811c9dc5;
@@ -80,11 +88,18 @@ function spanHash32(text: string, start: number, end: number): number {
   return mix32(h);
 }
 
-/** Per distinct token: its hashes, and its stem (one slice and one stem per distinct content token). */
-function tokenInfos(table: TokenTable, language: string, stemCache: StemCache | undefined): TokenInfos {
+/**
+ * Per distinct token: its hashes, and its stem (one slice and one stem per distinct content token, or
+ * the analysis's stems and stop-word flags when given).
+ */
+function tokenInfos(table: TokenTable, language: string, stemCache: StemCache | undefined, given: TokenStems | undefined): TokenInfos {
   const { text, distinct, spans } = table;
   const stop = stopWordSpansFor(language);
   const stem = stemmerFor(language, { stemCache });
+  const isStop = given === undefined
+    ? (id: number) => stop.size > 0 && stop.hasSpan(text, spans[id * 3]!, spans[id * 3 + 1]!, spans[id * 3 + 2]!)
+    : (id: number) => given.stop[id] === 1;
+  const stemOf = given === undefined ? (id: number) => stem(text.slice(spans[id * 3]!, spans[id * 3 + 1]!)) : (id: number) => given.stems[id]!;
   const buffer = new Uint32Array(3 * distinct);
   const hash = buffer.subarray(0, distinct);
   const shape = buffer.subarray(distinct, 2 * distinct);
@@ -94,14 +109,14 @@ function tokenInfos(table: TokenTable, language: string, stemCache: StemCache | 
     const start = spans[id * 3]!;
     const end = spans[id * 3 + 1]!;
     hash[id] = spanHash32(text, start, end);
-    if (stop.size > 0 && stop.hasSpan(text, start, end, spans[id * 3 + 2]!)) {
+    if (isStop(id)) {
       shape[id] = hash[id]!;
       continue;
     }
-    const s = stem(text.slice(start, end));
+    const s = stemOf(id);
     const code = text.charCodeAt(start);
     shape[id] = code >= 0x30 && code <= 0x39 ? NUMBER_SHAPE : WORD_SHAPE;
-    const t = mix32(fnv1a(s)) || 1;
+    const t = termHash(s);
     term[id] = t;
     stems.add(s);
   }
@@ -157,9 +172,16 @@ function grammarSketch(text: string, shapes: () => Uint32Array, language: string
  * normalizeText(text) when the caller has it already (the analysis made it), so it is not made twice.
  */
 export function cascadeRecord(text: string, language: string, options: CascadeRecordOptions = {}, normalized?: string): CascadeRecord {
-  const table = tokenTable(normalized ?? normalizeText(text));
+  return cascadeRecordOfTable(tokenTable(normalized ?? normalizeText(text)), text, language, options);
+}
+
+/**
+ * The record from the token table of the normalised text (the analysis's own, AnalyzeOptions.onTokens),
+ * so that a page is not tokenised twice. `text`: the raw text (the `pos` tagger reads it).
+ */
+export function cascadeRecordOfTable(table: TokenTable, text: string, language: string, options: CascadeRecordOptions = {}): CascadeRecord {
   const { ids, count, paragraphCount, paragraphEnds } = table;
-  const infos = tokenInfos(table, language, options.stemCache);
+  const infos = tokenInfos(table, language, options.stemCache, options.tokenStems);
   // Shingles and terms of every paragraph, side by side in two buffers (each paragraph has at most
   // as many of either as tokens, and at least one token).
   const shingleBuffer = new Uint32Array(count);

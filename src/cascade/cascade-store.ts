@@ -12,15 +12,19 @@ export interface StoredCascadePage {
 }
 
 export interface CascadeStore {
-  /** Adds (or replaces) a stored page's record. */
-  add(page: StoredCascadePage): void;
+  /** Adds (or replaces) a stored page's record; `bytes`: its encoding, when the caller has it (cascade-record-codec.ts). */
+  add(page: StoredCascadePage, bytes?: Uint8Array): void;
   /** Removes a page (no-op when absent). */
   delete(id: number): void;
   get(id: number): StoredCascadePage | undefined;
   /** Pages sharing at least `minShared` values with a grammar sketch, most shared first, at most `limit`. */
   grammarCandidates(sketch: Uint32Array, minShared: number, limit: number): readonly StoredCascadePage[];
-  /** Pages sharing word-shingle hashes with `shingles`, with how many they share, most first, at most `limit`. */
-  shingleCandidates(shingles: Uint32Array, limit: number): readonly { readonly page: StoredCascadePage; readonly shared: number }[];
+  /**
+   * Pages sharing word-shingle hashes with `shingles`, with how many they share, most first, at most
+   * `limit`. `minShared`: how many the caller needs (a store may leave out pages unlikely to share
+   * that many, e.g. by a sample; MemoryCascadeStore returns every page). @default 1
+   */
+  shingleCandidates(shingles: Uint32Array, limit: number, minShared?: number): readonly { readonly page: StoredCascadePage; readonly shared: number }[];
 }
 
 /*
@@ -61,14 +65,14 @@ export class MemoryCascadeStore implements CascadeStore {
     this.delete(page.id);
     this.#pages.set(page.id, page);
     for (const h of page.record.tagSketch ?? []) addTo(this.#byGrammar, h, page.id);
-    for (const p of page.record.paragraphs) for (const h of p.shingles) addTo(this.#byShingle, h, page.id);
+    for (const h of page.record.shingles) addTo(this.#byShingle, h, page.id);
   }
 
   delete(id: number): void {
     const page = this.#pages.get(id);
     if (page === undefined) return;
     for (const h of page.record.tagSketch ?? []) removeFrom(this.#byGrammar, h, id);
-    for (const p of page.record.paragraphs) for (const h of p.shingles) removeFrom(this.#byShingle, h, id);
+    for (const h of page.record.shingles) removeFrom(this.#byShingle, h, id);
     this.#pages.delete(id);
   }
 

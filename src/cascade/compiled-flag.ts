@@ -17,15 +17,29 @@ import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { hypergeometricUpperTail } from './hypergeometric.js';
 import { sortedDistinct } from './shingle-sketch.js';
 
-/** Stored pages considered per page, at most. */
-const MAX_CANDIDATES = 20;
+/**
+ * Stored pages considered per page, at most (most shared shingles first): a compiled page has 2–4
+ * sources, each sharing far more shingles than pages that share a stock phrase.
+ */
+const MAX_CANDIDATES = 10;
 /** Paragraph share of shingles a candidate must hold under the containment test. */
 const CONTAINMENT = 0.5;
 
+/** A stored page considered as a source; `terms` read only by the hypergeometric test (a stored record makes them on demand). */
 interface Candidate {
   readonly page: StoredCascadePage;
   readonly shingles: Uint32Array;
   readonly terms: Uint32Array;
+}
+
+function candidateOf(page: StoredCascadePage): Candidate {
+  return {
+    page,
+    shingles: page.record.shingles,
+    get terms() {
+      return page.record.terms;
+    },
+  };
 }
 
 function union(arrays: readonly Uint32Array[]): Uint32Array {
@@ -46,28 +60,89 @@ function union(arrays: readonly Uint32Array[]): Uint32Array {
  */
 function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean): { kept: Candidate[]; vocabulary: number } {
   const needed = Math.max(2, (minShare / 2) * record.shingles.length);
-  const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES);
-  const kept = all.filter(({ shared }) => shared >= needed).map(({ page }) => ({ page, shingles: page.record.shingles, terms: page.record.terms }));
+  const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES, needed);
+  const kept = all.filter(({ shared }) => shared >= needed).map(({ page }) => candidateOf(page));
   // The hypergeometric population: the terms of the page and of every page sharing a shingle with
   // it (pruned or not), so that it does not shrink to the page and its few likely sources.
   const vocabulary = kept.length === 0 || !withVocabulary ? 0 : union([record.terms, ...all.map(({ page }) => page.record.terms)]).length;
   return { kept, vocabulary };
 }
 
-/** Index of the candidate each paragraph is attributed to (-1: none), by the containment test. */
-export function attributeByContainment(record: CascadeRecord, candidates: readonly Candidate[]): number[] {
-  return record.paragraphs.map((p) => {
-    let best = -1;
-    let bestShare = CONTAINMENT;
-    candidates.forEach((c, i) => {
-      const share = p.shingles.length === 0 ? 0 : sharedCount(p.shingles, c.shingles) / p.shingles.length;
-      if (share >= bestShare) {
-        best = i;
-        bestShare = share;
-      }
-    });
-    return best;
+/**
+ * For each of the page's shingles (ascending, `record.shingles`), the paragraph holding it; a shingle
+ * in several paragraphs maps to the first, and the others are listed in `more` by shingle position.
+ */
+function paragraphOfShingle(record: CascadeRecord): { first: Int32Array; more: Map<number, number[]> } {
+  const first = new Int32Array(record.shingles.length).fill(-1);
+  const more = new Map<number, number[]>();
+  record.paragraphs.forEach((p, k) => {
+    for (let x = 0; x < p.shingles.length; x++) {
+      const at = indexOf(record.shingles, p.shingles[x]!);
+      if (at < 0) continue;
+      if (first[at] === -1) first[at] = k;
+      else (more.get(at) ?? more.set(at, []).get(at)!).push(k);
+    }
   });
+  return { first, more };
+}
+
+/** Position of a value in an ascending array, or -1. */
+function indexOf(sorted: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (v === value) return mid;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * Index of the candidate each paragraph is attributed to (-1: none), by the containment test. Per
+ * candidate one merge of the page's shingles with its own, each shared shingle counted for its
+ * paragraph(s): not one merge per paragraph and candidate.
+ */
+export function attributeByContainment(record: CascadeRecord, candidates: readonly Candidate[]): number[] {
+  const paragraphs = record.paragraphs.length;
+  const best = new Array<number>(paragraphs).fill(-1);
+  const bestShare = new Array<number>(paragraphs).fill(CONTAINMENT);
+  if (candidates.length === 0) return best;
+  const { first, more } = paragraphOfShingle(record);
+  const shared = new Int32Array(paragraphs);
+  const a = record.shingles;
+  candidates.forEach((c, ci) => {
+    shared.fill(0);
+    const b = c.shingles;
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < b.length) {
+      if (a[i] === b[j]) {
+        const k = first[i]!;
+        if (k >= 0) shared[k]!++;
+        const also = more.get(i);
+        if (also !== undefined) for (const m of also) shared[m]!++;
+        i++;
+        j++;
+      } else if (a[i]! < b[j]!) {
+        i++;
+      } else {
+        j++;
+      }
+    }
+    for (let k = 0; k < paragraphs; k++) {
+      const n = record.paragraphs[k]!.shingles.length;
+      if (n === 0 || shared[k] === 0) continue;
+      const share = shared[k]! / n;
+      if (share >= bestShare[k]!) {
+        best[k] = ci;
+        bestShare[k] = share;
+      }
+    }
+  });
+  return best;
 }
 
 /** Index of the candidate each paragraph is attributed to (-1: none), by the hypergeometric test. */

@@ -7,7 +7,9 @@
 import type { StemCache } from '../text/stem-cache.js';
 import type { CascadeFlag, TextAnalysis } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
-import { cascadeRecord, type CascadeRecord } from './cascade-record.js';
+import { cascadeRecord, cascadeRecordOfTable, type CascadeRecord } from './cascade-record.js';
+import type { TokenTable } from '../text/token-table.js';
+import type { TokenStems } from '../analyze/analyze-normalized-text.js';
 import type { CascadeStore } from './cascade-store.js';
 import { compiledFlag } from './compiled-flag.js';
 import { generatedFlag } from './generated-flag.js';
@@ -38,20 +40,54 @@ export interface CascadeResult {
   readonly record: CascadeRecord | null;
 }
 
-/** Runs the cascade on one analysed page. */
-export function runCascade(analysis: TextAnalysis, context: CascadeContext): CascadeResult {
-  const { text, options, store, synonyms, normalized, stemCache } = context;
+/** Whether the stages comparing with stored pages (`synonymised`, `compiled`) are on. */
+export function comparingStagesOn(options: CascadeOptions): boolean {
+  return options.synonymised.enabled || options.compiled.enabled;
+}
+
+/** Whether any stage is on. */
+export function cascadeOn(options: CascadeOptions): boolean {
+  return options.homoglyph.enabled || options.generated.enabled || comparingStagesOn(options);
+}
+
+/**
+ * The page's own half of the cascade (pure; runs where the page is analysed, a worker thread in
+ * batch dedup): the `homoglyph` and `generated` flags, and the record the comparing stages need
+ * (null when neither is on). `table`: the analysis's token table of the normalised text, when the
+ * caller captured it (AnalyzeOptions.onTokens); else it is made from `normalized` or the text.
+ */
+export function localCascade(
+  analysis: TextAnalysis,
+  context: Omit<CascadeContext, 'store' | 'synonyms'> & { readonly table?: TokenTable | undefined; readonly tokenStems?: TokenStems | undefined },
+): CascadeResult {
+  const { text, options, normalized, stemCache, table, tokenStems } = context;
   const flags: CascadeFlag[] = [];
-  const push = (flag: CascadeFlag | null): void => {
-    if (flag !== null) flags.push(flag);
-  };
-  if (options.homoglyph.enabled) push(homoglyphFlag(text, options.homoglyph));
-  if (options.generated.enabled) push(generatedFlag(text, analysis.language, options.generated));
-  const comparing = options.synonymised.enabled || options.compiled.enabled;
-  const record = comparing && analysis.tokenCount > 0 ? cascadeRecord(text, analysis.language, { tagger: options.synonymised.tagger, stemCache }, normalized) : null;
-  if (record !== null && store !== undefined) {
-    if (options.synonymised.enabled && synonyms !== undefined) push(synonymisedFlag(record, store, synonyms, options.synonymised));
-    if (options.compiled.enabled) push(compiledFlag(record, store, options.compiled));
-  }
+  if (options.homoglyph.enabled) pushFlag(flags, homoglyphFlag(text, options.homoglyph));
+  if (options.generated.enabled) pushFlag(flags, generatedFlag(text, analysis.language, options.generated));
+  if (!comparingStagesOn(options) || analysis.tokenCount === 0) return { flags, record: null };
+  const recordOptions = { tagger: options.synonymised.tagger, stemCache, tokenStems };
+  const record = table === undefined
+    ? cascadeRecord(text, analysis.language, recordOptions, normalized)
+    : cascadeRecordOfTable(table, text, analysis.language, recordOptions);
   return { flags, record };
+}
+
+/** The comparing half (needs the stored pages): `synonymised` and `compiled` flags of a page's record. */
+export function compareCascade(record: CascadeRecord, store: CascadeStore, synonyms: SynonymLookup | undefined, options: CascadeOptions): CascadeFlag[] {
+  const flags: CascadeFlag[] = [];
+  if (options.synonymised.enabled && synonyms !== undefined) pushFlag(flags, synonymisedFlag(record, store, synonyms, options.synonymised));
+  if (options.compiled.enabled) pushFlag(flags, compiledFlag(record, store, options.compiled));
+  return flags;
+}
+
+function pushFlag(flags: CascadeFlag[], flag: CascadeFlag | null): void {
+  if (flag !== null) flags.push(flag);
+}
+
+/** Runs the cascade on one analysed page: both halves. */
+export function runCascade(analysis: TextAnalysis, context: CascadeContext): CascadeResult {
+  const { store, synonyms, options } = context;
+  const local = localCascade(analysis, context);
+  if (local.record === null || store === undefined) return local;
+  return { flags: [...local.flags, ...compareCascade(local.record, store, synonyms, options)], record: local.record };
 }

@@ -106,6 +106,8 @@ export function crawlSummaryText(s: CrawlSummary, indexUrl: string | null = null
     `  stored ${s.stored}, rejected ${s.exact + s.near + s.similar} (exact ${s.exact}, near ${s.near}, similar ${s.similar}), skipped ${s.skipped}`
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}${s.errors > 0 ? `, errors ${s.errors}` : ''}`,
   ];
+  // The cascade's flags (evidence in the database's flags table and `neardup clusters`).
+  if (s.flagged !== undefined && Object.keys(s.flagged).length > 0) lines.push(`  flagged: ${reasons(s.flagged as Record<string, number>)}`);
   if (s.handledBefore > 0 || s.releasedLocks > 0 || s.repairedRequests > 0) {
     lines.push(`  resumed: ${s.handledBefore} requests handled by earlier runs`
       + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} requests in flight when it stopped fetched again` : ''}`

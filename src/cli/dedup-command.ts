@@ -39,6 +39,8 @@ function summaryText(s: BatchSummary, dataDir: string, indexUrl: string | null):
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}, errors ${s.errors}`,
   ];
   if (s.ignored > 0) lines.push(`  ignored records: ${s.ignored} (${reasons(s.ignoredBy)})`);
+  // The cascade's flags (evidence in the database's flags table and `neardup clusters`).
+  if (Object.keys(s.flagged).length > 0) lines.push(`  flagged: ${reasons(s.flagged as Record<string, number>)}`);
   const index = indexUrl === null ? join(dataDir, 'neardup.db') : indexLabel(indexUrl);
   lines.push(`  outputs: ${index}, ${join(dataDir, 'corpus.jsonl')}`);
   return `${lines.join('\n')}\n`;

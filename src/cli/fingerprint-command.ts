@@ -9,21 +9,23 @@ export function registerFingerprint(program: Command): void {
     .description('print the 64-bit simhash of a text as 16 hex digits')
     .argument('<file>', 'text file to read, or - for standard input');
   addFingerprintOptions(command)
-    .option('--json', 'print {"fingerprint","language","tokens","features","textHash"} as JSON', false)
+    .option('--json', 'print {"fingerprint","language","tokens","features","textHash","flags"} as JSON (flags: the cascade\'s homoglyph and generated flags, with evidence)', false)
     .action(async (file: string, flags: FingerprintFlags & { readonly json: boolean }, cmd: Command) => {
       const config = configFrom(cmd, flags);
-      const analysis = await analyzeInputFile(file, config, flags.html === true);
-      const hex = fingerprintToHex(analysis.fingerprint!);
       if (flags.json) {
+        // The cascade's own stages only here: the plain hex output stays as cheap as before.
+        const { analysis, flags: cascadeFlags } = await (await import('./file-cascade.js')).analyzeFileWithCascade(file, config, flags.html === true);
         process.stdout.write(`${JSON.stringify({
-          fingerprint: hex,
+          fingerprint: fingerprintToHex(analysis.fingerprint!),
           language: analysis.language,
           tokens: analysis.tokenCount,
           features: analysis.featureCount,
           textHash: analysis.textHash,
+          flags: cascadeFlags,
         })}\n`);
       } else {
-        process.stdout.write(`${hex}\n`);
+        const analysis = await analyzeInputFile(file, config, flags.html === true);
+        process.stdout.write(`${fingerprintToHex(analysis.fingerprint!)}\n`);
       }
     });
 }

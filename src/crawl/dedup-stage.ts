@@ -55,7 +55,7 @@ export type DedupReply =
   | { readonly id: number; readonly ok: false; readonly error: SerializedError; readonly counters: PipelineCounters };
 
 function copyCounters(counters: PipelineCounters): PipelineCounters {
-  return { ...counters, skippedBy: { ...counters.skippedBy } };
+  return { ...counters, skippedBy: { ...counters.skippedBy }, ...(counters.flagged === undefined ? {} : { flagged: { ...counters.flagged } }) };
 }
 
 /** The stage on the calling thread. */

@@ -165,23 +165,24 @@ export class FingerprintIndex {
     return this.#write(() => this.#judge(doc));
   }
 
-  /** checkAndInsert for many documents in one transaction, in order (later ones see earlier ones). */
-  checkAndInsertMany(docs: readonly IndexCandidate[]): Decision[] {
+  /** checkAndInsert for many documents in one transaction, in order (later ones see earlier ones); `within(decisions)` runs in it too. */
+  checkAndInsertMany(docs: readonly IndexCandidate[], within?: (decisions: readonly Decision[]) => void): Decision[] {
     if (!Array.isArray(docs)) throw new ValidationError(`Expected an array of documents, got ${describeValue(docs)}`);
     for (const doc of docs) assertCandidate(doc);
     if (docs.length === 0) return [];
-    return this.#write(() => docs.map((doc) => this.#judge(doc)));
+    return this.#write(() => { const decisions = docs.map((doc) => this.#judge(doc)); within?.(decisions); return decisions; });
   }
 
   /**
-   * Runs `body` holding the database's write lock (BEGIN IMMEDIATE), serialised with every other
-   * writer of the file in any process: for work outside SQLite that must not race between processes,
-   * such as appending corpus lines. `body` must not call this index's write methods. Errors thrown by
-   * `body` roll the transaction back and are passed on (a non-neardup error wrapped in IndexError).
+   * Runs `body` holding the database's write lock (BEGIN IMMEDIATE), serialised with every other writer
+   * in any process: for work that must not race between processes, such as appending corpus lines, or
+   * setting up tables kept beside the index (`body` gets the connection: the cascade's tables, written in
+   * checkAndInsertMany's `within`). `body` must not call this index's write methods; what it throws rolls
+   * the transaction back and is passed on (a non-neardup error wrapped in IndexError).
    */
-  exclusive<T>(body: () => T): T {
+  exclusive<T>(body: (db: Database.Database) => T): T {
     if (typeof body !== 'function') throw new ValidationError(`Expected \`body\` to be a function, got ${describeValue(body)}`);
-    return this.#write(body);
+    return this.#write(() => body(this.#db));
   }
 
   /**

@@ -14,7 +14,14 @@ export interface IndexBackend {
   readonly label: string;
   check(fingerprint: Fingerprint | null, textHash: string): Promise<Match | null>;
   checkAndInsert(doc: IndexCandidate): Promise<Decision>;
-  checkAndInsertMany(docs: readonly IndexCandidate[]): Promise<Decision[]>;
+  /**
+   * `within`: called with the decisions before they commit — SQLite: inside the same transaction
+   * (writes on its connection commit with the documents); a backend that cannot (PostgreSQL) does not
+   * call it, and the caller does that work after the promise resolves.
+   */
+  checkAndInsertMany(docs: readonly IndexCandidate[], within?: (decisions: readonly Decision[]) => void): Promise<Decision[]>;
+  /** Whether checkAndInsertMany calls `within` (in its transaction). */
+  readonly callsWithin?: boolean;
   /** Records a skipped URL; returns its decision: this skip, or the earlier one (marked `repeated`, nothing written). */
   recordSkip(url: string, reason: SkipReason, detail?: string | null): Promise<Decision>;
   /** Records a page's links; `mainUrls`: those inside its main text (citations, links.in_main). */

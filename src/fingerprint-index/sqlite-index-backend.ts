@@ -1,5 +1,5 @@
 /** The SQLite FingerprintIndex behind the IndexBackend interface (each call runs at once; the promise only carries it). */
-import type { Fingerprint, FingerprintParams, IndexCandidate, SkipReason, StoredDocument } from '../types.js';
+import type { Decision, Fingerprint, FingerprintParams, IndexCandidate, SkipReason, StoredDocument } from '../types.js';
 import type { FingerprintIndex } from './fingerprint-index.js';
 import type { IndexBackend } from './index-backend.js';
 
@@ -14,6 +14,8 @@ export class SqliteIndexBackend implements IndexBackend {
     return this.index.params;
   }
 
+  readonly callsWithin = true;
+
   get label(): string {
     return this.index.path;
   }
@@ -26,8 +28,8 @@ export class SqliteIndexBackend implements IndexBackend {
     return this.index.checkAndInsert(doc);
   }
 
-  async checkAndInsertMany(docs: readonly IndexCandidate[]) {
-    return this.index.checkAndInsertMany(docs);
+  async checkAndInsertMany(docs: readonly IndexCandidate[], within?: (decisions: readonly Decision[]) => void) {
+    return this.index.checkAndInsertMany(docs, within);
   }
 
   async recordSkip(url: string, reason: SkipReason, detail: string | null = null) {

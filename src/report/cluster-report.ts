@@ -15,6 +15,8 @@
  * decision for each rejected member is kept beside it (`matchUrl`, `matchDistance`).
  */
 
+import type { CascadeFlag, CascadeFlagKind } from '../types.js';
+
 /** One URL of a cluster. */
 export interface ClusterMember {
   readonly url: string;
@@ -35,6 +37,20 @@ export interface ClusterMember {
   /** For a member the second stage rejected: the estimated Jaccard similarity and containment. */
   readonly similarity?: number;
   readonly containment?: number;
+  /** Kinds of the cascade's flags on the page (src/cascade/), when it has any. */
+  readonly flags?: readonly CascadeFlagKind[];
+}
+
+/** A page the cascade flagged (in a cluster or not), with its evidence. */
+export interface FlaggedPage {
+  readonly url: string;
+  /** Its document id, or null for a page recorded as skipped (a spun copy rejected by the cascade). */
+  readonly docId: number | null;
+  readonly kinds: readonly CascadeFlagKind[];
+  /** One line of evidence a flag. */
+  readonly summary: readonly string[];
+  /** The flags with their whole evidence. */
+  readonly flags: readonly CascadeFlag[];
 }
 
 /** URLs that are the same document, with the one judged to be the original. */
@@ -108,6 +124,8 @@ export interface ClusterStats {
   readonly clusterSizeCounts: readonly { readonly size: number; readonly clusters: number }[];
   /** The index's near-duplicate threshold k, when known. */
   readonly distanceThreshold: number | null;
+  /** Flagged pages by flag kind (absent when the index has no flags table). */
+  readonly flagged?: Readonly<Partial<Record<CascadeFlagKind, number>>>;
 }
 
 /** The whole report. */
@@ -117,4 +135,6 @@ export interface ClusterReport {
   readonly stats: ClusterStats;
   /** Largest share first. */
   readonly mirrors: readonly HostMirror[];
+  /** Pages the cascade flagged, by URL (absent when the index has no flags table). */
+  readonly flagged?: readonly FlaggedPage[];
 }

@@ -1,7 +1,8 @@
 /**
  * `clusters --format html`: one self-contained page a person can open offline — summary counts,
  * two inline SVG plots (distances of rejected pages, cluster sizes), host mirror pairs and the
- * clusters, largest first, each with its primary, the reasons and its members.
+ * clusters, largest first, each with its primary, the reasons and its members (with their flags),
+ * and the pages the cascade flagged with their evidence.
  *
  * Safety: the page has no script at all and a Content-Security-Policy that forbids loading
  * anything (`default-src 'none'`; inline styles and data: images only). Every crawled string goes
@@ -57,6 +58,7 @@ ul.reasons{margin:0;padding-left:18px}
 .badge.near{background:#f7eddc;color:#7a5216}
 .badge.similar{background:#f7dfe6;color:#7a2443}
 .badge.stored{background:#ece4f7;color:#4b2b7a}
+.badge.flag{background:#fbe9d0;color:#7a3d00}
 details summary{cursor:pointer;color:var(--accent)}
 table.members{margin-top:8px;font-size:13px}
 table.members td,table.members th{padding:4px 8px}
@@ -89,6 +91,7 @@ function summaryHtml(stats: ClusterStats): string {
     ['mirror host pairs', num(stats.mirrors)],
   ];
   if (stats.orphans > 0) cards.push(['orphan rejects', num(stats.orphans)]);
+  for (const [kind, n] of Object.entries(stats.flagged ?? {})) cards.push([`flagged ${kind}`, num(n)]);
   const items = cards.map(([label, value]) => `<div class="card"><b>${escapeHtml(value)}</b><span>${escapeHtml(label)}</span></div>`);
   let skippedLine = '';
   const reasons = Object.entries(stats.skippedBy);
@@ -175,12 +178,13 @@ function membersHtml(cluster: Cluster, maxMembers: number): string {
     const matched = m.matchUrl === undefined || m.matchUrl === cluster.primary ? ''
       : `<div class="sub">index matched ${urlHtml(m.matchUrl)} at distance ${m.matchDistance ?? ''}</div>`;
     const similarity = m.similarity === undefined ? '' : `${m.similarity.toFixed(2)}${m.containment === undefined ? '' : ` (contained ${m.containment.toFixed(2)})`}`;
-    return `<tr><td>${badges}</td><td class="num">${m.distance}</td><td class="num">${similarity}</td><td>${urlHtml(m.url)}${redirect}${matched}</td><td>${titleHtml(m.title)}</td></tr>`;
+    const flags = (m.flags ?? []).map((f) => `<a class="badge flag" href="#flag-${escapeHtml(f)}">${escapeHtml(f)}</a>`).join('');
+    return `<tr><td>${badges}</td><td class="num">${m.distance}</td><td class="num">${similarity}</td><td>${urlHtml(m.url)}${redirect}${matched}</td><td>${titleHtml(m.title)}</td><td>${flags}</td></tr>`;
   });
   const more = cluster.members.length > shown.length
     ? `<p class="note">${num(cluster.members.length - shown.length)} more members in the JSON and CSV reports.</p>` : '';
   return `<details><summary>${num(cluster.size)} members</summary><table class="members"><thead><tr>`
-    + '<th>kind</th><th class="num">distance</th><th class="num">similarity</th><th>URL</th><th>title</th>'
+    + '<th>kind</th><th class="num">distance</th><th class="num">similarity</th><th>URL</th><th>title</th><th>flags</th>'
     + `</tr></thead><tbody>${rows.join('')}</tbody></table>${more}</details>`;
 }
 
@@ -198,6 +202,28 @@ function clustersHtml(report: ClusterReport, maxClusters: number, maxMembers: nu
   return `${head}${more}<table id="clusters-table"><thead><tr>`
     + '<th class="num">#</th><th class="num">size</th><th>primary</th><th>why primary</th><th>members</th>'
     + `</tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+}
+
+/**
+ * The pages the cascade flagged, with one line of evidence a flag (the JSON report has it all);
+ * an anchor per kind (`#flag-homoglyph`, ...) at its first page, for the members' flag badges.
+ */
+function flaggedHtml(report: ClusterReport, maxPages: number): string {
+  if (report.flagged === undefined) return '';
+  const head = '<section id="flagged"><h2>Flagged pages <span class="sub">(how a page was made: look-alike letters, generated, synonymised, compiled)</span></h2>';
+  if (report.flagged.length === 0) return `${head}<p class="note">No page was flagged.</p></section>`;
+  const anchored = new Set<string>();
+  const rows = report.flagged.slice(0, maxPages).map((p) => {
+    const badges = p.kinds.map((k) => {
+      const id = anchored.has(k) ? '' : ` id="flag-${escapeHtml(k)}"`;
+      anchored.add(k);
+      return `<span class="badge flag"${id}>${escapeHtml(k)}</span>`;
+    }).join('');
+    const status = p.docId === null ? '<span class="badge">skipped</span>' : '';
+    return `<tr><td>${badges}${status}</td><td>${urlHtml(p.url)}</td><td><ul class="reasons">${p.summary.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ul></td></tr>`;
+  });
+  const more = report.flagged.length > rows.length ? `<p class="note">Showing ${num(rows.length)} of ${num(report.flagged.length)} flagged pages; the JSON and CSV reports list all.</p>` : '';
+  return `${head}${more}<table id="flagged-table"><thead><tr><th>flags</th><th>URL</th><th>evidence</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
 }
 
 /** The report as one self-contained HTML page. */
@@ -220,5 +246,6 @@ export function formatClustersHtml(report: ClusterReport, options: HtmlReportOpt
     + plotsHtml(report.stats)
     + mirrorsHtml(report.mirrors)
     + clustersHtml(report, maxClusters, maxMembers)
+    + flaggedHtml(report, maxClusters)
     + '</main></body></html>\n';
 }

@@ -2,6 +2,7 @@
  * Reads a --data folder's index (`<data>/neardup.db`, opened read-only with the parameters stored
  * in it) and builds the cluster report. The only part of src/report/ that touches the database.
  */
+import Database from 'better-sqlite3';
 import { citationCounts } from './citation-counts.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,11 +10,26 @@ import type { Config } from '../config.js';
 import { InputError } from '../errors.js';
 import { FingerprintIndex } from '../fingerprint-index/fingerprint-index.js';
 import { buildClusters } from './build-clusters.js';
+import { hasFlagsTable, readFlagRows } from '../cascade/sqlite-cascade-tables.js';
+import { withFlags } from './flagged-pages.js';
 import type { ClusterReport } from './cluster-report.js';
 
 /** The index file of a data folder. */
 export function indexPathOf(dataDir: string): string {
   return join(dataDir, 'neardup.db');
+}
+
+/**
+ * The report with the cascade's flags (a read-only connection of its own: the index's is not shared).
+ * An index made before the cascade was wired, or with it off, has no flags table: no flags section.
+ */
+function withFlagsOf(report: ClusterReport, path: string): ClusterReport {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return hasFlagsTable(db) ? withFlags(report, readFlagRows(db)) : report;
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -39,11 +55,12 @@ export function loadClusterReport(dataDir: string, config: Pick<Config, 'report'
   const params = FingerprintIndex.readParams(path);
   const index = FingerprintIndex.open(path, { params, readonly: true });
   try {
-    return buildClusters(index.stored(), index.rejected(), citationCounts(index.linkRows()), {
+    const report = buildClusters(index.stored(), index.rejected(), citationCounts(index.linkRows()), {
       ...config.report,
       skipped: index.skipped(),
       distanceThreshold: params.distance,
     });
+    return withFlagsOf(report, path);
   } finally {
     index.close();
   }

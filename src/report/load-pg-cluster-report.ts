@@ -7,6 +7,9 @@ import type { Config } from '../config.js';
 import { PgFingerprintIndex } from '../fingerprint-index/postgres/pg-fingerprint-index.js';
 import type { RejectedDocument, SkippedPage, StoredDocument } from '../types.js';
 import { buildClusters } from './build-clusters.js';
+import { PgCascadeTables } from '../fingerprint-index/postgres/pg-cascade-tables.js';
+import type { FlagRow } from '../cascade/flag-row.js';
+import { withFlags } from './flagged-pages.js';
 import { citationCounts } from './citation-counts.js';
 import type { ClusterReport } from './cluster-report.js';
 
@@ -27,11 +30,14 @@ export async function loadPgClusterReport(url: string, config: Pick<Config, 'rep
     const rejected: RejectedDocument[] = await collect(index.rejected());
     const stored: StoredDocument[] = await collect(index.stored());
     const skipped: SkippedPage[] = await collect(index.skipped());
-    return buildClusters(stored, rejected, citationCounts(await index.linkRows()), {
+    const report = buildClusters(stored, rejected, citationCounts(await index.linkRows()), {
       ...config.report,
       skipped,
       distanceThreshold: params.distance,
     });
+    const flags = await (await PgCascadeTables.open(index.session, true)).flagRows();
+    // As with SQLite: no flags section for an index without a flags table.
+    return flags === null ? report : withFlags(report, flags as FlagRow[]);
   } finally {
     await index.close();
   }

@@ -1,6 +1,7 @@
 /**
  * corpus.jsonl: one stored (kept) document a line,
- * `{"id","url","finalUrl","title","language","text","fingerprint","fetchedAt"}`.
+ * `{"id","url","finalUrl","title","language","text","flags","fingerprint","fetchedAt"}` (`flags` while
+ * the cascade is on).
  *
  * Invariants (what makes the file crash-safe without an fsync per line):
  * 1. A line is appended only after the document's check-and-insert has committed in the
@@ -46,6 +47,11 @@ export interface CorpusRecord {
   readonly fingerprint: string;
   /** When the page was fetched (ISO 8601), or null when unknown. */
   readonly fetchedAt: string | null;
+  /**
+   * Kinds of the cascade's flags on the page (`homoglyph`, `generated`, `synonymised`, `compiled`;
+   * evidence in the database's flags table); written after `text`, on every line while the cascade is on.
+   */
+  readonly flags?: readonly string[];
 }
 
 /** What `open` found in an existing file. */
@@ -87,7 +93,8 @@ function idAt(buffer: Buffer, start: number, end: number): number {
 function linePieces(record: CorpusRecord): Uint8Array[] {
   const head = { id: record.id, url: record.url, finalUrl: record.finalUrl, title: record.title, language: record.language };
   const text = record.textJson ?? Buffer.from(JSON.stringify(record.text), 'utf8');
-  const tail = `,"fingerprint":${JSON.stringify(record.fingerprint)},"fetchedAt":${JSON.stringify(record.fetchedAt)}}\n`;
+  const flags = record.flags === undefined ? '' : `,"flags":${JSON.stringify(record.flags)}`;
+  const tail = `${flags},"fingerprint":${JSON.stringify(record.fingerprint)},"fetchedAt":${JSON.stringify(record.fetchedAt)}}\n`;
   return [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8'), text, Buffer.from(tail, 'utf8')];
 }
 

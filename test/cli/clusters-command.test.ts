@@ -42,11 +42,11 @@ describe('neardup clusters', () => {
     const r = await run(['clusters', '--data', data, '--format', 'csv']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\r\n')).toEqual([
-      'cluster_id,url,kind,distance,is_primary,similarity',
-      '1,http://a.example/1,primary,0,true,',
-      '1,http://b.example/1,exact,0,false,',
-      '2,http://a.example/2,primary,0,true,',
-      '2,http://b.example/2,near,1,false,',
+      'cluster_id,url,kind,distance,is_primary,similarity,flags,flag_evidence',
+      '1,http://a.example/1,primary,0,true,,,',
+      '1,http://b.example/1,exact,0,false,,,',
+      '2,http://a.example/2,primary,0,true,,,',
+      '2,http://b.example/2,near,1,false,,,',
       '',
     ]);
   });

@@ -40,7 +40,8 @@ const realDistance = (a: string, b: string) => hammingDistance(analyzeText(a, pa
 
 describe('neardup compare', () => {
   it('calls a homoglyph copy a near-duplicate at distance 0', async () => {
-    expect(await run('compare', files.original!, files.homoglyphCopy!)).toBe('0 near-duplicate similarity 1.000 containment 1.000\n');
+    // The second line: the cascade's flag of the copy (look-alike letters).
+    expect(await run('compare', files.original!, files.homoglyphCopy!)).toBe('0 near-duplicate similarity 1.000 containment 1.000\nflags: b homoglyph\n');
   });
 
   it('calls different texts distinct, with their real distance', async () => {
@@ -90,6 +91,6 @@ describe('neardup compare', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     const ok = spawnSync(process.execPath, [bin, 'compare', files.original!, files.homoglyphCopy!], { encoding: 'utf8' });
     expect(ok.status).toBe(0);
-    expect(ok.stdout).toBe('0 near-duplicate similarity 1.000 containment 1.000\n');
+    expect(ok.stdout).toBe('0 near-duplicate similarity 1.000 containment 1.000\nflags: b homoglyph\n');
   });
 });

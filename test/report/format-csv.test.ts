@@ -53,18 +53,18 @@ describe('formatClustersCsv', () => {
     ], new Map());
     const text = formatClustersCsv(report);
     expect(text.endsWith('\r\n')).toBe(true);
-    expect(text.split('\r\n')[0]).toBe('cluster_id,url,kind,distance,is_primary,similarity');
+    expect(text.split('\r\n')[0]).toBe('cluster_id,url,kind,distance,is_primary,similarity,flags,flag_evidence');
     expect(parseCsv(text)).toEqual([
-      ['cluster_id', 'url', 'kind', 'distance', 'is_primary', 'similarity'],
-      ['1', 'http://a.example/p?x=1,2', 'primary', '0', 'true', ''],
-      ['1', 'http://b.example/p', 'exact', '0', 'false', ''],
-      ['1', "'=cmd|calc!A1", 'near', '2', 'false', ''],
-      ['2', 'http://a.example/q', 'primary', '0', 'true', ''],
-      ['2', 'http://c.example/"quoted"', 'near', '1', 'false', ''],
+      ['cluster_id', 'url', 'kind', 'distance', 'is_primary', 'similarity', 'flags', 'flag_evidence'],
+      ['1', 'http://a.example/p?x=1,2', 'primary', '0', 'true', '', '', ''],
+      ['1', 'http://b.example/p', 'exact', '0', 'false', '', '', ''],
+      ['1', "'=cmd|calc!A1", 'near', '2', 'false', '', '', ''],
+      ['2', 'http://a.example/q', 'primary', '0', 'true', '', '', ''],
+      ['2', 'http://c.example/"quoted"', 'near', '1', 'false', '', '', ''],
     ]);
   });
 
   it('writes only the header for an empty report', () => {
-    expect(formatClustersCsv(buildClusters([], [], new Map()))).toBe('cluster_id,url,kind,distance,is_primary,similarity\r\n');
+    expect(formatClustersCsv(buildClusters([], [], new Map()))).toBe('cluster_id,url,kind,distance,is_primary,similarity,flags,flag_evidence\r\n');
   });
 });

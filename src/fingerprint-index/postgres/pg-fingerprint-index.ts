@@ -113,6 +113,11 @@ export class PgFingerprintIndex implements IndexBackend {
     }
   }
 
+  /** The connection, for tables kept beside the index (pg-cascade-tables.ts). */
+  get session(): PgSession {
+    return this.#session;
+  }
+
   /** The fingerprint parameters an index was made with. */
   static async readParams(url: string): Promise<FingerprintParams> {
     const session = new PgSession(parsePgUrl(url), {});

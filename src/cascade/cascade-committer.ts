@@ -1,0 +1,125 @@
+/**
+ * The cascade's committing half, as the pipeline runs it (src/pipeline.ts): the comparing stages
+ * (`synonymised`, `compiled`) of each judged page against the stored pages, then the record of each
+ * page the index stored added to the store, and every flag written — in the order the index judged
+ * the pages, so that a page sees the pages stored before it in the same batch. With SQLite this runs
+ * inside the index's write transaction (the same commit as the documents); with PostgreSQL right
+ * after it (src/fingerprint-index/postgres/pg-cascade-tables.ts).
+ *
+ * `cascade.synonymised.action: reject`: before the index, a page is compared with the pages stored
+ * by earlier batches (preCheck); a spun copy is not sent to the index but recorded as skipped with
+ * reason `synonymised`, its flag written with no document id.
+ */
+import type { CascadeFlag, CascadeFlagKind, Decision, SynonymisedFlag } from '../types.js';
+import { loadSynonymDictionary } from '../synonyms/synonym-dictionary.js';
+import type { CascadeOptions } from './cascade-options.js';
+import { flagRowsOf, type FlagRow } from './flag-row.js';
+import { IndexedCascadeStore, type CascadeRecordSource } from './indexed-cascade-store.js';
+import { compareCascade } from './run-cascade.js';
+import { decodeCascadeRecord } from './cascade-record-codec.js';
+import type { PageCascade } from './page-cascade.js';
+import { synonymisedFlag, type SynonymLookup } from './synonymised-flag.js';
+
+/** Where the committer keeps records and flags. */
+export interface CascadePersistence extends CascadeRecordSource {
+  /** Indexes into the store the records other writers added since the last call. */
+  catchUp(store: IndexedCascadeStore): void;
+  writeFlags(rows: readonly FlagRow[]): void;
+  /** Reads what other writers added (before a batch), when the tables are behind a server. */
+  refresh?(): Promise<void>;
+  /** Writes what was buffered (after a batch), when the tables are behind a server. */
+  flush?(): Promise<void>;
+}
+
+/** One page the index judged, with its cascade result from the analysis (undefined: the cascade was off). */
+export interface CascadeItem {
+  readonly url: string;
+  readonly cascade: PageCascade | undefined;
+  readonly decision: Decision;
+}
+
+/** Counts of flags per kind. */
+export type FlagCounts = Partial<Record<CascadeFlagKind, number>>;
+
+function idOf(decision: Decision): number | null {
+  return decision.kind === 'skipped' ? null : decision.id;
+}
+
+export class CascadeCommitter {
+  readonly store: IndexedCascadeStore;
+  readonly options: CascadeOptions;
+  readonly #persistence: CascadePersistence;
+  readonly #synonyms: () => SynonymLookup;
+  #dictionary: SynonymLookup | null = null;
+  /** The dictionary, loaded on first use (only pages with a close grammar need it). */
+  readonly #lazy: SynonymLookup = { classesOf: (language, stem) => (this.#dictionary ??= this.#synonyms()).classesOf(language, stem) };
+
+  /** `synonyms`: called when first needed (the dictionary is loaded lazily). @default the built-in dictionary */
+  constructor(options: CascadeOptions, persistence: CascadePersistence, synonyms: () => SynonymLookup = () => loadSynonymDictionary()) {
+    this.options = options;
+    this.#persistence = persistence;
+    this.#synonyms = synonyms;
+    this.store = new IndexedCascadeStore(persistence);
+    persistence.catchUp(this.store);
+  }
+
+  /** Before a batch: what other writers added (a server's tables). */
+  async refresh(): Promise<void> {
+    await this.#persistence.refresh?.();
+  }
+
+  /** After a batch: what it added, written (a server's tables; SQLite wrote in the transaction). */
+  async flush(): Promise<void> {
+    await this.#persistence.flush?.();
+  }
+
+  /** Whether spun copies are rejected before the index. */
+  get rejectsSpun(): boolean {
+    return this.options.synonymised.enabled && this.options.synonymised.action === 'reject';
+  }
+
+  /** reject mode: the synonymised flag of a page against the pages stored so far, or null. */
+  preCheck(cascade: PageCascade | undefined): SynonymisedFlag | null {
+    if (!this.rejectsSpun || cascade?.record == null) return null;
+    this.#persistence.catchUp(this.store);
+    return synonymisedFlag(decodeCascadeRecord(cascade.record), this.store, this.#lazy, this.options.synonymised);
+  }
+
+  /** Writes the flags of a spun copy rejected by preCheck (no document id). */
+  recordRejected(url: string, cascade: PageCascade | undefined, spun: SynonymisedFlag): CascadeFlag[] {
+    const flags = [...(cascade?.flags ?? []), spun];
+    this.#persistence.writeFlags(flagRowsOf(url, null, flags));
+    return flags;
+  }
+
+  /**
+   * After the index judged `items` (in its order): each page's flags (its own and the comparing
+   * stages'), records of stored pages added, flags written. Pages judged earlier (`repeated`) and
+   * skipped pages get no flags. Returns the flags per item.
+   */
+  afterDecisions(items: readonly CascadeItem[]): CascadeFlag[][] {
+    this.#persistence.catchUp(this.store);
+    const out: CascadeFlag[][] = [];
+    const rows: FlagRow[] = [];
+    for (const { url, cascade, decision } of items) {
+      if (cascade === undefined || decision.repeated === true || decision.kind === 'skipped') {
+        out.push([]);
+        continue;
+      }
+      const record = cascade.record === null ? null : decodeCascadeRecord(cascade.record);
+      // Only a page the index stored is compared: a rejected page is a copy of a stored one, and is
+      // spun or compiled when that one is (its flags say so).
+      const flags = record === null || decision.kind !== 'stored' ? [...cascade.flags] : [...cascade.flags, ...compareCascade(record, this.store, this.#lazy, this.options)];
+      if (decision.kind === 'stored' && record !== null) this.store.add({ id: decision.id, url, record }, cascade.record!);
+      rows.push(...flagRowsOf(url, idOf(decision), flags));
+      out.push(flags);
+    }
+    if (rows.length > 0) this.#persistence.writeFlags(rows);
+    return out;
+  }
+}
+
+/** Adds flags to counts per kind. */
+export function countFlags(counts: FlagCounts, flags: readonly CascadeFlag[]): void {
+  for (const f of flags) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
+}

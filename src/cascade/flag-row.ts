@@ -1,0 +1,24 @@
+/**
+ * A flag as the databases keep it (table `flags` in SQLite, `neardup_flags` in PostgreSQL): the
+ * page's URL, its document id (null for a page the index did not record as a document: a spun copy
+ * rejected by `cascade.synonymised.action: reject`), the flag's kind and its evidence as JSON (the
+ * flag object itself).
+ */
+import type { CascadeFlag, CascadeFlagKind } from '../types.js';
+
+export interface FlagRow {
+  readonly url: string;
+  readonly docId: number | null;
+  readonly kind: CascadeFlagKind;
+  /** JSON of the CascadeFlag. */
+  readonly evidence: string;
+}
+
+export function flagRowsOf(url: string, docId: number | null, flags: readonly CascadeFlag[]): FlagRow[] {
+  return flags.map((flag) => ({ url, docId, kind: flag.kind, evidence: JSON.stringify(flag) }));
+}
+
+/** The flag of a row's evidence. */
+export function flagOfRow(row: Pick<FlagRow, 'evidence'>): CascadeFlag {
+  return JSON.parse(row.evidence) as CascadeFlag;
+}

@@ -1,0 +1,164 @@
+/**
+ * The cascade store the pipeline keeps (CascadeStore): an inverted index of a sample of each stored
+ * page's hashes in memory (hash-postings.ts), the records themselves in a RecordSource (the index
+ * database's `cascade_records` table, or memory). A lookup counts sampled hashes shared with the
+ * page, and reads the records of the few pages that share enough — never a scan over stored pages,
+ * and no record of a page that shares nothing.
+ *
+ * Sampling (a hash is indexed when its low bits are 0, 1 in SAMPLE): a stored page's word shingles
+ * and grammar-sketch values. A source covering 10% of a 600-word page shares ~60 shingles, ~7.5
+ * sampled; a spun copy's grammar sketch (Jaccard ≥ 0.15 with its source) shares ≥ ~20 of 256
+ * values, ~2.5 sampled: the thresholds below are set under those, and the stages decide on the full
+ * arrays of the records read (compiled-flag.ts, synonymised-flag.ts).
+ */
+import type { CascadeRecord } from './cascade-record.js';
+import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
+import { HashPostings } from './hash-postings.js';
+
+/** One hash in SAMPLE is indexed. */
+export const SAMPLE = 8;
+const SAMPLE_MASK = SAMPLE - 1;
+
+/** Where the records are. */
+export interface CascadeRecordSource {
+  /** The stored page of an id (its record read now), or undefined. */
+  get(id: number): StoredCascadePage | undefined;
+  /** Keeps a page's record; `bytes`: its encoding when the caller has it (cascade-record-codec.ts). */
+  put(page: StoredCascadePage, bytes?: Uint8Array): void;
+  delete(id: number): void;
+}
+
+/** Records in a Map (tests, evaluation, and indexes without a table of their own). */
+export class MemoryRecordSource implements CascadeRecordSource {
+  readonly #pages = new Map<number, StoredCascadePage>();
+
+  get(id: number): StoredCascadePage | undefined {
+    return this.#pages.get(id);
+  }
+
+  put(page: StoredCascadePage): void {
+    this.#pages.set(page.id, page);
+  }
+
+  delete(id: number): void {
+    this.#pages.delete(id);
+  }
+}
+
+function isSampled(hash: number): boolean {
+  return (hash & SAMPLE_MASK) === 0;
+}
+
+/**
+ * Hits per page id while counting one lookup: a dense array by id (ids are the index's, small and
+ * growing) and the ids touched, reset after each lookup. A Map per lookup cost more than the lookup.
+ */
+class HitCounter {
+  #counts = new Int32Array(1024);
+  readonly #touched: number[] = [];
+
+  bump(id: number): void {
+    if (id >= this.#counts.length) {
+      const grown = new Int32Array(Math.max(id + 1, 2 * this.#counts.length));
+      grown.set(this.#counts);
+      this.#counts = grown;
+    }
+    if (this.#counts[id]!++ === 0) this.#touched.push(id);
+  }
+
+  /** The hits of the ids takeRanked last returned. */
+  lastCounts = new Map<number, number>();
+
+  /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`; then resets. */
+  takeRanked(minHits: number, limit: number): number[] {
+    const counts = this.#counts;
+    const kept = this.#touched.filter((id) => counts[id]! >= minHits);
+    kept.sort((a, b) => counts[b]! - counts[a]! || a - b);
+    const taken = kept.slice(0, limit);
+    this.lastCounts = new Map(taken.map((id) => [id, counts[id]!]));
+    for (const id of this.#touched) counts[id] = 0;
+    this.#touched.length = 0;
+    return taken;
+  }
+}
+
+export class IndexedCascadeStore implements CascadeStore {
+  readonly #grammar = new HashPostings();
+  readonly #shingles = new HashPostings();
+  readonly #source: CascadeRecordSource;
+  /** Ids deleted since they were indexed (their postings stay; lookups skip them). */
+  readonly #deleted = new Set<number>();
+  readonly #hits = new HitCounter();
+  readonly #bump = (id: number): void => this.#hits.bump(id);
+  #size = 0;
+
+  constructor(source: CascadeRecordSource = new MemoryRecordSource()) {
+    this.#source = source;
+  }
+
+  /** Pages indexed. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Bytes of the in-memory index. */
+  get indexBytes(): number {
+    return this.#grammar.bytes + this.#shingles.bytes;
+  }
+
+  /** Indexes a page whose record the source holds already (loading a store, catching up). */
+  index(id: number, record: Pick<CascadeRecord, 'tagSketch' | 'shingles'>): void {
+    this.#deleted.delete(id);
+    const tag = record.tagSketch;
+    if (tag !== null) for (let i = 0; i < tag.length; i++) if (isSampled(tag[i]!)) this.#grammar.add(tag[i]!, id);
+    const shingles = record.shingles;
+    for (let i = 0; i < shingles.length; i++) if (isSampled(shingles[i]!)) this.#shingles.add(shingles[i]!, id);
+    this.#size++;
+  }
+
+  add(page: StoredCascadePage, bytes?: Uint8Array): void {
+    this.#source.put(page, bytes);
+    this.index(page.id, page.record);
+  }
+
+  delete(id: number): void {
+    this.#deleted.add(id);
+    this.#source.delete(id);
+  }
+
+  get(id: number): StoredCascadePage | undefined {
+    return this.#deleted.has(id) ? undefined : this.#source.get(id);
+  }
+
+  grammarCandidates(sketch: Uint32Array, minShared: number, limit: number): readonly StoredCascadePage[] {
+    const minHits = Math.max(1, Math.floor(minShared / SAMPLE));
+    return this.#pages(this.#lookUp(this.#grammar, sketch, minHits, limit));
+  }
+
+  shingleCandidates(shingles: Uint32Array, limit: number, minShared = 1) {
+    // Half the sampled hits `minShared` would give on average, at least 2 (one shared stock phrase is no lead).
+    const minHits = Math.max(2, Math.floor(minShared / SAMPLE / 2));
+    // `shared` estimated from the sample (hits × SAMPLE), not counted: the stage decides on the full arrays.
+    const ids = this.#lookUp(this.#shingles, shingles, minHits, limit);
+    const hits = this.#hits.lastCounts;
+    return this.#pages(ids).map((page) => ({ page, shared: hits.get(page.id)! * SAMPLE }));
+  }
+
+  /** Ids of the pages sharing at least `minHits` sampled hashes with `hashes`, most first, at most `limit`. */
+  #lookUp(postings: HashPostings, hashes: Uint32Array, minHits: number, limit: number): number[] {
+    for (let i = 0; i < hashes.length; i++) {
+      const h = hashes[i]!;
+      if (isSampled(h)) postings.forEach(h, this.#bump);
+    }
+    return this.#hits.takeRanked(minHits, limit);
+  }
+
+  #pages(ids: readonly number[]): StoredCascadePage[] {
+    const out: StoredCascadePage[] = [];
+    for (const id of ids) {
+      const page = this.get(id);
+      if (page !== undefined) out.push(page);
+    }
+    return out;
+  }
+}

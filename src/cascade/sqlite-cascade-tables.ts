@@ -1,0 +1,105 @@
+/**
+ * The cascade's tables in the SQLite index database (the index's own connection, so that their
+ * writes commit in the index's write transaction, with the documents they belong to):
+ *
+ * cascade_records  (doc_id, url, record) — the record of every stored document the cascade saw
+ *                  (cascade-record-codec.ts), added in the transaction that stored the document.
+ * flags            (url, kind, doc_id, evidence) — every flag of a judged page, evidence as JSON.
+ *
+ * Both are created when missing (IF NOT EXISTS: an index made before them gets them on its first
+ * open for writing); readers treat missing tables as empty. On open the records' sampled hashes are
+ * loaded into the store's in-memory index (as the fingerprint index loads its table); each write
+ * transaction first catches up with rows other processes added.
+ */
+import type Database from 'better-sqlite3';
+import type { StoredCascadePage } from './cascade-store.js';
+import { decodeCascadeHashes, decodeCascadeRecord, encodeCascadeRecord, storedPart } from './cascade-record-codec.js';
+import type { FlagRow } from './flag-row.js';
+import type { CascadeRecordSource, IndexedCascadeStore } from './indexed-cascade-store.js';
+
+export const CASCADE_TABLES = [
+  'CREATE TABLE IF NOT EXISTS cascade_records (doc_id INTEGER PRIMARY KEY, url TEXT NOT NULL, record BLOB NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS flags (url TEXT NOT NULL, kind TEXT NOT NULL, doc_id INTEGER, evidence TEXT NOT NULL, PRIMARY KEY (url, kind)) WITHOUT ROWID',
+];
+
+/** Whether a database has the flags table (an index made before the cascade was wired has not). */
+export function hasFlagsTable(db: Database.Database): boolean {
+  return db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'flags'").pluck().get() === 1;
+}
+
+/** Every flag row of a database, by URL then kind (none when the table is missing). */
+export function readFlagRows(db: Database.Database): FlagRow[] {
+  if (!hasFlagsTable(db)) return [];
+  return db.prepare('SELECT url, doc_id AS docId, kind, evidence FROM flags ORDER BY url, kind').all() as FlagRow[];
+}
+
+/** Decoded records kept (SqliteCascadeTables.#recent): ~8 KB each. */
+const RECENT = 2048;
+
+export class SqliteCascadeTables implements CascadeRecordSource {
+  readonly #db: Database.Database;
+  readonly #getRow: Database.Statement;
+  readonly #putRow: Database.Statement;
+  readonly #deleteRow: Database.Statement;
+  readonly #newer: Database.Statement;
+  readonly #putFlag: Database.Statement;
+  /** Highest doc_id indexed into the store. */
+  #lastSeen = 0;
+  /**
+   * Records read lately, by id (oldest first; at most RECENT): pages that share paragraphs with one
+   * page tend to with the next ones too, and decoding a record costs more than keeping it.
+   */
+  readonly #recent = new Map<number, StoredCascadePage>();
+
+  /** Creates the tables when missing; `db` must be open for writing. */
+  constructor(db: Database.Database) {
+    this.#db = db;
+    db.transaction(() => {
+      for (const sql of CASCADE_TABLES) db.exec(sql);
+    }).immediate();
+    this.#getRow = db.prepare('SELECT url, record FROM cascade_records WHERE doc_id = ?');
+    this.#putRow = db.prepare('INSERT OR REPLACE INTO cascade_records (doc_id, url, record) VALUES (?, ?, ?)');
+    this.#deleteRow = db.prepare('DELETE FROM cascade_records WHERE doc_id = ?');
+    this.#newer = db.prepare('SELECT doc_id AS id, record FROM cascade_records WHERE doc_id > ? ORDER BY doc_id');
+    this.#putFlag = db.prepare('INSERT OR REPLACE INTO flags (url, kind, doc_id, evidence) VALUES (?, ?, ?, ?)');
+  }
+
+  /** Indexes into `store` the records added since the last call (all of them on the first). */
+  catchUp(store: IndexedCascadeStore): void {
+    for (const row of this.#newer.iterate(this.#lastSeen) as Iterable<{ id: number; record: Buffer }>) {
+      store.index(row.id, decodeCascadeHashes(row.record));
+      this.#lastSeen = row.id;
+    }
+  }
+
+  get(id: number): StoredCascadePage | undefined {
+    const kept = this.#recent.get(id);
+    if (kept !== undefined) return kept;
+    const row = this.#getRow.get(id) as { url: string; record: Buffer } | undefined;
+    if (row === undefined) return undefined;
+    const page = { id, url: row.url, record: decodeCascadeRecord(row.record) };
+    this.#keep(page);
+    return page;
+  }
+
+  put(page: StoredCascadePage, bytes?: Uint8Array): void {
+    const stored = storedPart(bytes ?? encodeCascadeRecord(page.record, false));
+    this.#putRow.run(page.id, page.url, Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength));
+    this.#recent.delete(page.id);
+    if (page.id > this.#lastSeen) this.#lastSeen = page.id;
+  }
+
+  delete(id: number): void {
+    this.#recent.delete(id);
+    this.#deleteRow.run(id);
+  }
+
+  #keep(page: StoredCascadePage): void {
+    this.#recent.set(page.id, page);
+    if (this.#recent.size > RECENT) this.#recent.delete(this.#recent.keys().next().value!);
+  }
+
+  writeFlags(rows: readonly FlagRow[]): void {
+    for (const r of rows) this.#putFlag.run(r.url, r.kind, r.docId, r.evidence);
+  }
+}

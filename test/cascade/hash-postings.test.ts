@@ -1,0 +1,34 @@
+/** src/cascade/hash-postings.ts: the compact hash → ids table of the cascade's store. */
+import { describe, expect, it } from 'vitest';
+import { HashPostings, MAX_IDS_PER_HASH } from '../../src/cascade/hash-postings.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+
+function idsOf(p: HashPostings, hash: number): number[] {
+  const out: number[] = [];
+  p.forEach(hash, (id) => out.push(id));
+  return out.sort((a, b) => a - b);
+}
+
+describe('HashPostings', () => {
+  it('finds every (hash, id) added, once, across growth, with hash 0 and negative int32 values', () => {
+    const p = new HashPostings(4);
+    const random = seededRandom(5);
+    const expected = new Map<number, Set<number>>();
+    for (let i = 0; i < 5000; i++) {
+      const hash = i % 7 === 0 ? 0 : Math.floor(random() * 0xffffffff) >>> 0;
+      const id = Math.floor(random() * 40);
+      p.add(hash, id);
+      p.add(hash, id);
+      (expected.get(hash) ?? expected.set(hash, new Set()).get(hash)!).add(id);
+    }
+    for (const [hash, ids] of expected) expect(idsOf(p, hash), String(hash)).toEqual([...ids].sort((a, b) => a - b));
+    expect(p.size).toBe([...expected.values()].reduce((n, s) => n + s.size, 0));
+    expect(idsOf(p, 123456789)).toEqual([]);
+  });
+
+  it(`keeps at most ${MAX_IDS_PER_HASH} ids of one hash`, () => {
+    const p = new HashPostings();
+    for (let id = 0; id < 3 * MAX_IDS_PER_HASH; id++) p.add(0xdeadbeef, id);
+    expect(idsOf(p, 0xdeadbeef)).toEqual(Array.from({ length: MAX_IDS_PER_HASH }, (_, i) => i));
+  });
+});
