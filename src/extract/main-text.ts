@@ -24,6 +24,7 @@ import { chooseContainers, scoreCandidates } from './choose-containers.js';
 import { cleanConditionally } from './clean-conditionally.js';
 import { collapseWhitespace, type DomElement, type DomNode } from './dom-node.js';
 import { HEADING, buildPageModel, isAncestorOf, type PageModel } from './page-model.js';
+import { mainLandmarks } from './main-landmarks.js';
 import { pageFurniture } from './page-furniture.js';
 import { goodCharsBySubtree, subtreeStats } from './subtree-stats.js';
 
@@ -134,10 +135,11 @@ export function extractMainText(root: DomNode, options: MainTextOptions = {}): M
   const model = buildPageModel(root, options.url ?? null);
   if (model.blockOwner.length === 0) return { text: '', containers: [] };
 
-  const removed = pageFurniture(model, goodCharsBySubtree(model));
+  const landmarks = mainLandmarks(model);
+  const removed = pageFurniture(model, goodCharsBySubtree(model), landmarks);
   const kept = subtreeStats(model, removed);
   const score = scoreCandidates(model, removed, kept);
-  const containers = chooseContainers(model, score, kept);
+  const containers = chooseContainers(model, score, kept, landmarks);
   const title = normaliseForCompare(options.title ?? '');
   const noneUntouchable = new Uint8Array(model.elements.length);
   // No prose anywhere: whatever text is not furniture.
