@@ -7,7 +7,9 @@
  * - "mostly footer": more than half of the output's word 4-gram shingles are shingles of the footer;
  * - "short": the output holds less than `--share` (default 0.5) of the reference's shingles (recall);
  * - "shared text": the output is word for word the output of another page (those pages would be
- *   merged as exact duplicates), counted over the pages that have text.
+ *   merged as exact duplicates), counted over the pages that have text;
+ * - "outside": under half of the output's shingles are the reference's; "empty": no text.
+ * It also prints the mean recall and precision of the output against the reference.
  *
  *   npx tsx scripts/survey-site-extraction.ts <folder> [--main <css>] [--footer <css>] [--share 0.5]
  *                                              [--list] [--base http://localhost/] [--readability]
@@ -42,7 +44,7 @@ const { values: args, positionals } = parseArgs({
 const share = Number(args.share);
 if (!(share > 0 && share <= 1)) throw new Error(`Expected \`share\` to be a number in (0, 1], got \`${args.share}\``);
 if (positionals.length !== 1) {
-  console.error('usage: survey-site-extraction <folder> [--main <css>] [--footer <css>] [--share 0.5] [--list]');
+  console.error('usage: survey-site-extraction <folder> [--main <css>] [--footer <css>] [--share 0.5] [--list] [--base <url>] [--readability]');
   process.exit(1);
 }
 const root = resolve(positionals[0]!);
