@@ -7,6 +7,7 @@
  * well or read as paragraphs.
  */
 import { HEADING, childElements, isAncestorOf, topLevelElements, type PageModel } from './page-model.js';
+import type { MainLandmark } from './main-landmarks.js';
 import { linkDensity, paragraphContainerTags, type SubtreeStats } from './subtree-stats.js';
 
 /** Blocks shorter than this (characters) give no points. */
@@ -72,8 +73,30 @@ function bestCandidates(score: Float64Array, count: number): number[] {
   return best;
 }
 
+/**
+ * The best candidate lies inside the page's declared main content but holds less than this share
+ * of its prose: the article is split into parts (sections of a manual, entries of a reference)
+ * and the landmark holds all of them.
+ */
+const landmarkShare = 0.5;
+
+/**
+ * The landmark around `top` when text says the article is larger than `top`: the landmark is only
+ * taken as evidence once text alone chose a candidate inside it, so a `<main>` around a header or
+ * a teaser list never wins over prose elsewhere.
+ */
+function widenToLandmark(model: PageModel, top: number, kept: SubtreeStats, landmarks: readonly MainLandmark[]): number {
+  for (const { index } of landmarks) {
+    if (index === top || !isAncestorOf(model, index, top)) continue;
+    if (kept.goodChars[top]! < kept.goodChars[index]! * landmarkShare) return index;
+  }
+  return top;
+}
+
 /** The article's containers in document order; [] when no element scored (no prose at all). */
-export function chooseContainers(model: PageModel, score: Float64Array, kept: SubtreeStats): number[] {
+export function chooseContainers(
+  model: PageModel, score: Float64Array, kept: SubtreeStats, landmarks: readonly MainLandmark[] = [],
+): number[] {
   const top5 = bestCandidates(score, 5);
   if (top5.length === 0) return [];
   let top = top5[0]!;
@@ -107,6 +130,7 @@ export function chooseContainers(model: PageModel, score: Float64Array, kept: Su
     }
     lastScore = s;
   }
+  top = widenToLandmark(model, top, kept, landmarks);
   // An only child stands for its parent.
   while (model.parent[top]! >= 0 && !isBody(model.parent[top]!) && childElements(model, model.parent[top]!).length === 1) {
     top = model.parent[top]!;

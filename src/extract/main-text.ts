@@ -7,9 +7,14 @@
  *    comment threads, related lists, share bars, cookie and subscription prompts, captions (tags,
  *    ARIA roles, class/id words; see boilerplate-patterns.ts). Class words are evidence weighed
  *    against the prose an element holds, never a veto on their own: a post classed
- *    `entry-author-kim` or `widget Blog` is judged by its text, not its name.
+ *    `entry-author-kim` or `widget Blog` is judged by its text, not its name. An id that is a
+ *    heading's anchor (`<section id="module-tty">` under "tty — ...", linked from a table of
+ *    contents) is no furniture evidence; a footer or sidebar beside the page's declared main
+ *    content (`<main>`, `role="main"`, main-landmarks.ts) is furniture whatever prose it holds.
  * 3. The article container is chosen by text and link density, Readability's way
- *    (choose-containers.ts).
+ *    (choose-containers.ts); when the best candidate lies inside the declared main content but
+ *    holds under half its prose (a manual's sections, a reference's entries), the landmark is
+ *    taken.
  * 4. Inside it, link-, form- and embed-heavy parts are dropped (clean-conditionally.ts), but never
  *    the part that holds most of the article's prose; the remaining blocks are the paragraphs,
  *    less placeholders ("Advertisement"), teasers that are mostly a link to another page of the
@@ -24,6 +29,7 @@ import { chooseContainers, scoreCandidates } from './choose-containers.js';
 import { cleanConditionally } from './clean-conditionally.js';
 import { collapseWhitespace, type DomElement, type DomNode } from './dom-node.js';
 import { HEADING, buildPageModel, isAncestorOf, type PageModel } from './page-model.js';
+import { mainLandmarks } from './main-landmarks.js';
 import { pageFurniture } from './page-furniture.js';
 import { goodCharsBySubtree, subtreeStats } from './subtree-stats.js';
 
@@ -134,10 +140,11 @@ export function extractMainText(root: DomNode, options: MainTextOptions = {}): M
   const model = buildPageModel(root, options.url ?? null);
   if (model.blockOwner.length === 0) return { text: '', containers: [] };
 
-  const removed = pageFurniture(model, goodCharsBySubtree(model));
+  const landmarks = mainLandmarks(model);
+  const removed = pageFurniture(model, goodCharsBySubtree(model), landmarks);
   const kept = subtreeStats(model, removed);
   const score = scoreCandidates(model, removed, kept);
-  const containers = chooseContainers(model, score, kept);
+  const containers = chooseContainers(model, score, kept, landmarks);
   const title = normaliseForCompare(options.title ?? '');
   const noneUntouchable = new Uint8Array(model.elements.length);
   // No prose anywhere: whatever text is not furniture.

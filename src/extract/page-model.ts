@@ -40,6 +40,8 @@ export const EMBED = 512;
  * it furniture.
  */
 export const MIXED = 1024;
+/** `<main>` or `role="main"`: where the page's author says the main content is. */
+export const LANDMARK = 2048;
 
 /** The page as arrays. Index i of the element arrays is the i-th element in document order. */
 export interface PageModel {
@@ -140,6 +142,11 @@ function classifyWords(value: string): WordClass {
 
 const noWords: WordClass = { strong: false, weak: false, positive: false, embed: false, weight: 0 };
 
+/** The words' positive and comment-thread evidence only (see liftHeadingSlugIds). */
+function withoutFurniture(words: WordClass): WordClass {
+  return { ...words, weak: false, weight: words.strong ? words.weight : words.positive ? 25 : 0 };
+}
+
 function wordClassOf(value: string | undefined, memo: Map<string, WordClass>): WordClass {
   if (value === undefined || value === '') return noWords;
   let known = memo.get(value);
@@ -150,9 +157,9 @@ function wordClassOf(value: string | undefined, memo: Map<string, WordClass>): W
   return known;
 }
 
-/** Flags and class weight of an element, from its tag, role, class and id. */
+/** Flags and class weight of an element, from its tag, role, class and the words of its id (`byId`). */
 function classify(
-  element: DomElement, tag: string, host: string | null, memo: Map<string, WordClass>,
+  element: DomElement, tag: string, host: string | null, memo: Map<string, WordClass>, byId: WordClass,
 ): { flags: number; weight: number } {
   const attribs = element.attribs;
   let flags = 0;
@@ -169,12 +176,12 @@ function classify(
     tag === 'html' || tag === 'body' || tag === 'main' || tag === 'article' || role === 'main' ||
     (itemprop !== undefined && /\barticleBody\b/i.test(itemprop))
   ) flags |= EXEMPT;
+  if (tag === 'main' || role === 'main') flags |= LANDMARK;
   if (tag === 'nav' || tag === 'menu') flags |= STRONG;
   else if (furnitureTags.has(tag)) flags |= WEAK;
   if (role !== undefined && furnitureRoles.has(role) && (flags & EXEMPT) === 0) flags |= WEAK;
 
   const byClass = wordClassOf(attribs.class, memo);
-  const byId = wordClassOf(attribs.id, memo);
   let weight = byClass.weight + byId.weight;
   if ((flags & EXEMPT) === 0) {
     if (byClass.strong || byId.strong) flags |= STRONG;
@@ -209,6 +216,9 @@ export function buildPageModel(root: DomNode, pageUrl: string | null): PageModel
     blockOwner: [], blockText: [], blockChars: [], blockLinkChars: [], blockInternalLinkChars: [], blockCommas: [],
   };
   const { elements, tag, parent, end, flags, weight, ownImages, ownInputs, ownEmbeds } = model;
+  const idNamed: IdNamed[] = [];
+  /** The ids that links on the page point to (`href="#id"`). */
+  const fragmentTargets = new Set<string>();
 
   let pieces: string[] = [];
   let chars = 0;
@@ -303,7 +313,15 @@ export function buildPageModel(root: DomNode, pageUrl: string | null): PageModel
       continue;
     }
     if (isHidden(element.attribs)) continue;
-    const c = classify(element, t, host, memo);
+    if (t === 'a') {
+      const href = element.attribs.href?.trim();
+      if (href !== undefined && href.length > 1 && href.startsWith('#')) fragmentTargets.add(decodeFragment(href.slice(1)));
+    }
+    const byId = wordClassOf(element.attribs.id, memo);
+    const c = classify(element, t, host, memo, byId);
+    // What the element would be without the furniture side of its id, kept when that changed it:
+    // the id may turn out to be a slug of the element's own heading (see liftHeadingSlugIds).
+    const withoutId = byId.weak || byId.weight < 0 ? classify(element, t, host, memo, withoutFurniture(byId)) : c;
     // Inline furniture (a caption or credit <span>) gets blocks of its own, so that setting it aside
     // removes its text and nothing else. Links stay inline: a link classed "author" inside a
     // sentence is part of the sentence, and link text is judged by link density anyway.
@@ -323,13 +341,69 @@ export function buildPageModel(root: DomNode, pageUrl: string | null): PageModel
     if ((c.flags & INTERNAL_LINK) !== 0) internalLinkDepth++;
     if ((c.flags & PRE) !== 0) preDepth++;
     if (isBlock) blockStack.push(index);
+    if (withoutId.flags !== c.flags || withoutId.weight !== c.weight) {
+      idNamed.push({ index, flags: withoutId.flags, weight: withoutId.weight, firstBlock: model.blockOwner.length});
+    }
     current = index;
     stack.push(index);
     const children = element.children;
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   flush(innermostBlock());
+  liftHeadingSlugIds(model, idNamed, fragmentTargets);
   return model;
+}
+
+/** An element whose id's furniture words changed its flags or weight, with what it would be without them. */
+interface IdNamed {
+  readonly index: number;
+  readonly flags: number;
+  readonly weight: number;
+  /** Index of the first text block emitted after the element was entered. */
+  readonly firstBlock: number;
+}
+
+/** A URL fragment as the id it names (`#Caf%C3%A9` names `Café`); as written when it is not valid percent-encoding. */
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+function wordsOf(text: string): Set<string> {
+  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== ''));
+}
+
+/**
+ * An id made from the element's own heading (`<section id="sharing-state">` under "Sharing
+ * state", `<section id="module-tty">` under "tty — Terminal control") is an anchor for links
+ * into the text, as documentation generators, wikis and Markdown renderers make them: its words
+ * name the section's subject, not its role in the page template. Such an id is taken as no
+ * furniture evidence (the element keeps what its tag, role and class say). An id is such an
+ * anchor when a link on the page points to it (`href="#id"`: a table of contents, a permalink),
+ * the element's first text block is a heading inside it, and at least half of the id's words are
+ * words of that heading. (A related-posts box headed "Related posts" is not linked to, so its id
+ * stays evidence.) Positive words and comment-thread words stay
+ * evidence: a comment thread headed "Comments" is still one (and its heading removes it anyway,
+ * page-furniture.ts).
+ */
+function liftHeadingSlugIds(model: PageModel, idNamed: readonly IdNamed[], fragmentTargets: ReadonlySet<string>): void {
+  for (const { index, flags, weight, firstBlock } of idNamed) {
+    const id = model.elements[index]!.attribs.id ?? '';
+    if (!fragmentTargets.has(id) && !fragmentTargets.has(decodeFragment(id))) continue;
+    if (firstBlock >= model.blockOwner.length) continue;
+    const owner = model.blockOwner[firstBlock]!;
+    if (owner < index || owner >= model.end[index]! || (model.flags[owner]! & HEADING) === 0) continue;
+    const idWords = classWords(id);
+    const heading = wordsOf(model.blockText[firstBlock]!);
+    let shared = 0;
+    for (const word of idWords) if (heading.has(word)) shared++;
+    if (idWords.length === 0 || shared * 2 < idWords.length) continue;
+    model.flags[index] = flags;
+    model.weight[index] = weight;
+  }
 }
 
 /** Whether element a is b or an ancestor of b. */
