@@ -16,7 +16,7 @@
  * two crawls alternate N times; the ratio is taken per round (two crawls back to back see about
  * the same load from the rest of the machine) and the median ratio is reported.
  *
- *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker]
+ *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker] [--only plain|neardup]
  *
  * --no-worker deduplicates on the crawl's own thread (no worker thread), to see the cost on one core.
  *
@@ -24,7 +24,7 @@
  * (overhead_ratio = plain rate / neardup rate; target ≤ 1.10).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -55,6 +55,14 @@ const concurrency = flag('concurrency', 8);
 const rounds = flag('rounds', 1);
 const withStock = !process.argv.includes('--no-stock');
 const dedupWorker = !process.argv.includes('--no-worker');
+/** `--only plain|neardup`: run one side alone (to profile it); no ratio then. */
+const only = (() => {
+  const i = process.argv.indexOf('--only');
+  if (i < 0) return null;
+  const side = process.argv[i + 1];
+  if (side !== 'plain' && side !== 'neardup') throw new Error(`--only expects plain or neardup, got ${side}`);
+  return side;
+})();
 
 interface Run {
   readonly pages: number;
@@ -63,23 +71,56 @@ interface Run {
   readonly busyMsPerPage: number;
   /** CPU time of the process (all threads) per page, ms. */
   readonly cpuMsPerPage: number;
+  /**
+   * CPU time of the main thread alone per page, ms (NaN where /proc is missing). Unlike busy time
+   * it does not count time the thread waited for a core, so it holds on a loaded machine.
+   */
+  readonly mainCpuMsPerPage: number;
+  /** CPU time of the site's server process per page, ms (NaN where /proc is missing). */
+  readonly serverCpuMsPerPage: number;
+}
+
+const clockTicksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+
+/** utime + stime of a /proc stat file, ms; NaN when it cannot be read (not Linux). */
+function procCpuMs(statPath: string): number {
+  try {
+    const stat = readFileSync(statPath, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicksPerMs;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU time so far of this process's main thread, and of the site's server process, ms. */
+function cpuNow(): { main: number; server: number } {
+  return { main: procCpuMs(`/proc/self/task/${process.pid}/stat`), server: procCpuMs(`/proc/${server.pid}/stat`) };
 }
 
 /** Measures a crawl: wall time, main-thread busy time, process CPU time. */
 async function measure<T extends { pages: number }>(body: () => Promise<T>): Promise<T & Run> {
   const elu = performance.eventLoopUtilization();
   const cpu = process.cpuUsage();
+  const before = cpuNow();
   const started = performance.now();
   const result = await body();
   const seconds = (performance.now() - started) / 1000;
   const busy = performance.eventLoopUtilization(elu).active;
   const used = process.cpuUsage(cpu);
+  const after = cpuNow();
   const pages = Math.max(1, result.pages);
-  return { ...result, seconds, busyMsPerPage: busy / pages, cpuMsPerPage: (used.user + used.system) / 1000 / pages };
+  return {
+    ...result, seconds, busyMsPerPage: busy / pages, cpuMsPerPage: (used.user + used.system) / 1000 / pages,
+    mainCpuMsPerPage: (after.main - before.main) / pages, serverCpuMsPerPage: (after.server - before.server) / pages,
+  };
 }
 
 const describeRun = (run: Run) =>
-  `${run.pages} pages in ${run.seconds.toFixed(2)} s = ${rate(run).toFixed(1)} pages/s; main thread busy ${run.busyMsPerPage.toFixed(2)} ms/page, CPU ${run.cpuMsPerPage.toFixed(2)} ms/page`;
+  `${run.pages} pages in ${run.seconds.toFixed(2)} s = ${rate(run).toFixed(1)} pages/s; main thread busy ${run.busyMsPerPage.toFixed(2)} ms/page, `
+  + `CPU ms/page: main thread ${run.mainCpuMsPerPage.toFixed(2)}, other threads ${(run.cpuMsPerPage - run.mainCpuMsPerPage).toFixed(2)}, `
+  + `site server ${run.serverCpuMsPerPage.toFixed(2)}`;
 
 const rate = (run: Run) => run.pages / run.seconds;
 
@@ -213,12 +254,16 @@ try {
     out(`  stock crawlee (parses twice): ${describeRun(stock)}`);
   }
   for (let round = 1; round <= rounds; round++) {
-    const p = await measure(() => plainRun(generated.seeds, config));
-    plain.push(p);
-    out(`  round ${round} plain:   ${describeRun(p)}`);
-    const n = await measure(() => neardupRun(generated.seeds, config));
-    neardup.push(n);
-    out(`  round ${round} neardup: ${describeRun(n)} (stored ${n.stored}, rejected ${n.rejected})`);
+    if (only !== 'neardup') {
+      const p = await measure(() => plainRun(generated.seeds, config));
+      plain.push(p);
+      out(`  round ${round} plain:   ${describeRun(p)}`);
+    }
+    if (only !== 'plain') {
+      const n = await measure(() => neardupRun(generated.seeds, config));
+      neardup.push(n);
+      out(`  round ${round} neardup: ${describeRun(n)} (stored ${n.stored}, rejected ${n.rejected})`);
+    }
   }
 } finally {
   server.stdin!.end();
@@ -232,6 +277,7 @@ const median = (values: readonly number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
+if (only !== null) process.exit(0);
 const ratios = plain.map((p, i) => rate(p) / rate(neardup[i]!));
 if (rounds > 1) out(`  per-round overhead ratios: ${ratios.map((r) => r.toFixed(3)).join(' ')}`);
 out(`  main thread busy per page, median: plain ${median(plain.map((r) => r.busyMsPerPage)).toFixed(2)} ms, neardup ${median(neardup.map((r) => r.busyMsPerPage)).toFixed(2)} ms`);

@@ -40,7 +40,7 @@ import { openDurableRequestQueue, type DurableRequestQueue, type FrontierResume 
 import { crawleeFolderName as crawleeFolder } from '../store/data-folder.js';
 import { RobotsCache, type OriginRobots } from './robots-cache.js';
 import { SeedOutcomes } from './seed-outcomes.js';
-import { PendingVerdicts } from './pending-verdicts.js';
+import { PendingVerdicts, verdictLimit } from './pending-verdicts.js';
 import { HostRates } from './crawl-activity.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
@@ -374,7 +374,7 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
   });
   const ctx: CrawlContext = {
     settings, scope, robots, linkBudget, dedup, queue, run,
-    verdicts: new PendingVerdicts(settings.concurrency, (error) => stopOnStorageFailure(run, error)),
+    verdicts: new PendingVerdicts(verdictLimit(settings.concurrency), (error) => stopOnStorageFailure(run, error)),
     emit: (event) => {
       seedOutcomes.observe(event.url, event.decision, event.detail);
       options.onPage?.(event);

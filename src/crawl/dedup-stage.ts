@@ -41,18 +41,30 @@ export interface DedupStageOptions {
   readonly worker?: boolean;
 }
 
-/** Messages to the worker. */
+/** Requests to the worker (sent in batches: see {@link DedupBatch}). */
 export type DedupRequest =
   | { readonly id: number; readonly op: 'commit'; readonly input: PageInput; readonly page: ExtractedPage }
   | { readonly id: number; readonly op: 'skip'; readonly url: string; readonly reason: SkipReason; readonly detail: string }
   | { readonly id: number; readonly op: 'close' };
 
+/**
+ * One message to the worker: the requests made since the last one, in order. Each message wakes
+ * the other thread (a context switch on a busy machine), so the requests a crawl makes in one turn
+ * of its event loop go together, and their answers come back together.
+ */
+export type DedupBatch = readonly DedupRequest[];
+
+/** The answer to one request. */
+export type DedupAnswer =
+  | { readonly id: number; readonly ok: true; readonly result: CommitResult | null }
+  | { readonly id: number; readonly ok: false; readonly error: SerializedError };
+
 /** Messages from the worker. */
 export type DedupReply =
   | { readonly op: 'ready'; readonly counters: PipelineCounters }
   | { readonly op: 'open-failed'; readonly error: SerializedError }
-  | { readonly id: number; readonly ok: true; readonly result: CommitResult | null; readonly counters: PipelineCounters }
-  | { readonly id: number; readonly ok: false; readonly error: SerializedError; readonly counters: PipelineCounters };
+  /** Answers in the order of their requests, with the counters after the last of them. */
+  | { readonly op: 'answers'; readonly answers: readonly DedupAnswer[]; readonly counters: PipelineCounters };
 
 function copyCounters(counters: PipelineCounters): PipelineCounters {
   return { ...counters, skippedBy: { ...counters.skippedBy } };
@@ -101,6 +113,8 @@ class WorkerDedupStage implements DedupStage {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  /** Requests made since the last message to the worker, sent together when this turn of the event loop ends. */
+  private outbox: DedupRequest[] = [];
   private failure: Error | null = null;
   private closing: Promise<void> | null = null;
 
@@ -118,7 +132,7 @@ class WorkerDedupStage implements DedupStage {
     const worker = new Worker(workerUrl(), { workerData: { dataDir: options.dataDir, config: options.config, indexUrl: options.indexUrl ?? null } });
     return new Promise((resolve, reject) => {
       const onMessage = (reply: DedupReply) => {
-        if (!('op' in reply)) return;
+        if (reply.op !== 'ready' && reply.op !== 'open-failed') return;
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
@@ -168,18 +182,28 @@ class WorkerDedupStage implements DedupStage {
     if (this.failure !== null) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending.set(request.id, { resolve, reject });
-      this.worker.postMessage(request);
+      this.outbox.push(request);
+      if (this.outbox.length === 1) setImmediate(() => this.flush());
     });
   }
 
+  /** Sends the requests made in this turn of the event loop, in one message. */
+  private flush(): void {
+    const batch = this.outbox;
+    this.outbox = [];
+    if (batch.length > 0 && this.failure === null) this.worker.postMessage(batch satisfies DedupBatch);
+  }
+
   private onReply(reply: DedupReply): void {
-    if (!('id' in reply)) return;
+    if (reply.op !== 'answers') return;
     this.latest = reply.counters;
-    const p = this.pending.get(reply.id);
-    if (p === undefined) return;
-    this.pending.delete(reply.id);
-    if (reply.ok) p.resolve(reply.result);
-    else p.reject(deserializeError(reply.error));
+    for (const answer of reply.answers) {
+      const p = this.pending.get(answer.id);
+      if (p === undefined) continue;
+      this.pending.delete(answer.id);
+      if (answer.ok) p.resolve(answer.result);
+      else p.reject(deserializeError(answer.error));
+    }
   }
 
   private fail(error: Error): void {

@@ -6,11 +6,27 @@
  *
  * Bounded: when `limit` verdicts are outstanding a handler waits for one to arrive, so a fast
  * fetcher cannot pile up pages the dedup stage has not judged (memory, and links found late).
+ * The crawl allows several per concurrency slot ({@link verdictLimit}), not one: the dedup worker
+ * gathers pages and commits them together (dedup-worker.ts), so a verdict comes some ms after its
+ * page, and a handler that waits holds its slot (scripts/bench-crawl.ts: with one verdict per slot,
+ * handlers spent about a fifth of the crawl waiting).
  *
  * What keeps a killed crawl whole: the frontier journal records a page `done` only once its verdict
  * work finished (DurableRequestQueue.deferDone), so a page whose links were not journalled yet is
  * fetched again by the next run.
  */
+/** Verdicts outstanding per concurrency slot before a handler waits. */
+const verdictsPerSlot = 4;
+
+/**
+ * The crawl's limit of outstanding verdicts at a concurrency of `concurrency`. At 1 it stays 1: a
+ * crawl of one request at a time judges each page, and queues its links, before it fetches the
+ * next, so its order is breadth-first and the same every run.
+ */
+export function verdictLimit(concurrency: number): number {
+  return concurrency === 1 ? 1 : concurrency * verdictsPerSlot;
+}
+
 export class PendingVerdicts {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly limit: number;
