@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { Pipeline } from '../pipeline.js';
 import { serializeError } from '../errors.js';
 import type { DedupAnswer, DedupBatch, DedupReply, DedupRequest } from './dedup-stage.js';
+import { commitFetchedPages } from './commit-fetched-pages.js';
 
 const port = parentPort;
 if (port === null) throw new Error('dedup-worker must run in a worker thread');
@@ -29,8 +30,8 @@ function answer(open: Pipeline, answers: readonly DedupAnswer[]): void {
 
 /**
  * Answers the requests waiting, in arrival order; commits that arrived together (while the worker
- * was busy) are committed together, in one index transaction and one corpus append (Pipeline
- * commitExtractedMany), and answered in one message: the crawl hands pages over without waiting,
+ * was busy) are parsed and extracted, then committed together, in one index transaction and one
+ * corpus append (commit-fetched-pages.ts), and answered in one message: the crawl hands pages over without waiting,
  * so they queue up here. Resolves once the queue is empty (requests arriving meanwhile are taken
  * too) or the pipeline closed.
  */
@@ -42,7 +43,7 @@ async function drain(open: Pipeline, queue: DedupRequest[]): Promise<void> {
       while (end < queue.length && queue[end]!.op === 'commit') end++;
       const batch = queue.splice(0, end) as Extract<DedupRequest, { op: 'commit' }>[];
       try {
-        const results = await open.commitExtractedMany(batch);
+        const results = await commitFetchedPages(open, batch);
         answer(open, batch.map((request, i) => ({ id: request.id, ok: true, result: results[i]! })));
       } catch (error) {
         const serialized = serializeError(error);

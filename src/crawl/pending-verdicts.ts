@@ -4,8 +4,9 @@
  * the next page while the dedup worker commits this one, instead of waiting for the commit
  * (scripts/bench-crawl.ts: the crawl's overhead over a plain crawl).
  *
- * Bounded: when `limit` verdicts are outstanding a handler waits for one to arrive, so a fast
- * fetcher cannot pile up pages the dedup stage has not judged (memory, and links found late).
+ * Bounded: when `limit` verdicts are outstanding, or their pages hold more than `maxBytes` of
+ * HTML, a handler waits for one to arrive, so a fast fetcher cannot pile up pages the dedup stage
+ * has not judged (memory, and links found late).
  * The crawl allows several per concurrency slot ({@link verdictLimit}), not one: the dedup worker
  * gathers pages and commits them together (dedup-worker.ts), so a verdict comes some ms after its
  * page, and a handler that waits holds its slot (scripts/bench-crawl.ts: with one verdict per slot,
@@ -30,12 +31,20 @@ export function verdictLimit(concurrency: number): number {
 export class PendingVerdicts {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly limit: number;
+  private readonly maxBytes: number;
   private readonly onError: (error: unknown) => void;
+  /** Size of the pages whose verdicts are outstanding (what `track` was told). */
+  private bytes = 0;
 
-  /** `onError` gets the failure of a verdict's work (a failed write: it stops the crawl). */
-  constructor(limit: number, onError: (error: unknown) => void) {
+  /**
+   * `onError` gets the failure of a verdict's work (a failed write: it stops the crawl); `maxBytes`
+   * bounds the size of the pages outstanding (one page alone may exceed it). @default 64 MiB
+   */
+  constructor(limit: number, onError: (error: unknown) => void, maxBytes = 64 * 1024 * 1024) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Expected \`limit\` to be a positive integer, got ${limit}`);
+    if (!(maxBytes > 0)) throw new RangeError(`Expected \`maxBytes\` to be a positive number, got ${maxBytes}`);
     this.limit = limit;
+    this.maxBytes = maxBytes;
     this.onError = onError;
   }
 
@@ -44,11 +53,18 @@ export class PendingVerdicts {
     return this.inFlight.size;
   }
 
-  /** Tracks a verdict's work; resolves once fewer than `limit` are outstanding. */
-  async track(work: Promise<void>): Promise<void> {
-    const tracked = work.catch((error: unknown) => this.onError(error)).finally(() => this.inFlight.delete(tracked));
+  /**
+   * Tracks a verdict's work on a page of `bytes` (its HTML's length); resolves once fewer than
+   * `limit` are outstanding and their pages hold at most `maxBytes`, or this one alone is left.
+   */
+  async track(work: Promise<void>, bytes = 0): Promise<void> {
+    const tracked = work.catch((error: unknown) => this.onError(error)).finally(() => {
+      this.inFlight.delete(tracked);
+      this.bytes -= bytes;
+    });
     this.inFlight.add(tracked);
-    while (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
+    this.bytes += bytes;
+    while (this.inFlight.size >= this.limit || (this.bytes > this.maxBytes && this.inFlight.size > 1)) await Promise.race(this.inFlight);
   }
 
   /** Resolves when every tracked verdict's work has finished (including work tracked meanwhile). */
