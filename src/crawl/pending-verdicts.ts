@@ -4,8 +4,8 @@
  * the next page while the dedup worker commits this one, instead of waiting for the commit
  * (scripts/bench-crawl.ts: the crawl's overhead over a plain crawl).
  *
- * Bounded: when `limit` verdicts are outstanding, or their pages hold more than `maxBytes` of
- * HTML, a handler waits for one to arrive, so a fast fetcher cannot pile up pages the dedup stage
+ * Bounded: when `limit` verdicts are outstanding, or their pages' HTML is longer than `maxChars`
+ * characters in all, a handler waits for one to arrive, so a fast fetcher cannot pile up pages the dedup stage
  * has not judged (memory, and links found late).
  * The crawl allows several per concurrency slot ({@link verdictLimit}), not one: the dedup worker
  * gathers pages and commits them together (dedup-worker.ts), so a verdict comes some ms after its
@@ -31,20 +31,21 @@ export function verdictLimit(concurrency: number): number {
 export class PendingVerdicts {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly limit: number;
-  private readonly maxBytes: number;
+  private readonly maxChars: number;
   private readonly onError: (error: unknown) => void;
-  /** Size of the pages whose verdicts are outstanding (what `track` was told). */
-  private bytes = 0;
+  /** Length of the HTML of the pages whose verdicts are outstanding (as `track` was told). */
+  private chars = 0;
 
   /**
-   * `onError` gets the failure of a verdict's work (a failed write: it stops the crawl); `maxBytes`
-   * bounds the size of the pages outstanding (one page alone may exceed it). @default 64 MiB
+   * `onError` gets the failure of a verdict's work (a failed write: it stops the crawl); `maxChars`
+   * bounds the length of the outstanding pages' HTML, in all (one page alone may exceed it).
+   * @default maxChars 64 Mi characters
    */
-  constructor(limit: number, onError: (error: unknown) => void, maxBytes = 64 * 1024 * 1024) {
+  constructor(limit: number, onError: (error: unknown) => void, maxChars = 64 * 1024 * 1024) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Expected \`limit\` to be a positive integer, got ${limit}`);
-    if (!(maxBytes > 0)) throw new RangeError(`Expected \`maxBytes\` to be a positive number, got ${maxBytes}`);
+    if (!(maxChars > 0)) throw new RangeError(`Expected \`maxChars\` to be a positive number, got ${maxChars}`);
     this.limit = limit;
-    this.maxBytes = maxBytes;
+    this.maxChars = maxChars;
     this.onError = onError;
   }
 
@@ -54,17 +55,17 @@ export class PendingVerdicts {
   }
 
   /**
-   * Tracks a verdict's work on a page of `bytes` (its HTML's length); resolves once fewer than
-   * `limit` are outstanding and their pages hold at most `maxBytes`, or this one alone is left.
+   * Tracks a verdict's work on a page whose HTML is `chars` long; resolves once fewer than `limit`
+   * are outstanding and their HTML is at most `maxChars` long in all, or this one alone is left.
    */
-  async track(work: Promise<void>, bytes = 0): Promise<void> {
+  async track(work: Promise<void>, chars = 0): Promise<void> {
     const tracked = work.catch((error: unknown) => this.onError(error)).finally(() => {
       this.inFlight.delete(tracked);
-      this.bytes -= bytes;
+      this.chars -= chars;
     });
     this.inFlight.add(tracked);
-    this.bytes += bytes;
-    while (this.inFlight.size >= this.limit || (this.bytes > this.maxBytes && this.inFlight.size > 1)) await Promise.race(this.inFlight);
+    this.chars += chars;
+    while (this.inFlight.size >= this.limit || (this.chars > this.maxChars && this.inFlight.size > 1)) await Promise.race(this.inFlight);
   }
 
   /** Resolves when every tracked verdict's work has finished (including work tracked meanwhile). */
