@@ -6,12 +6,14 @@
  *    the same main-text extraction, following every in-scope link, and no deduplication: no
  *    fingerprint, no index, no corpus;
  * 2. neardup: `crawl()`, i.e. the same plus fingerprinting, the SQLite index, corpus.jsonl, link
- *    records, and not following links on rejected pages.
+ *    records, the frontier journal, and not following links on rejected pages. Its crawl thread
+ *    only fetches and decodes; the dedup worker thread parses, extracts and commits (on a machine
+ *    with two cores or more; its start-up, ~0.2-0.6 s, is inside the measured time).
  * Beside them, for reference, stock crawlee: `CheerioCrawler` as shipped (which parses each page
  * twice) with the same extraction.
  *
  * Both crawls fetch the same pages (every page is reachable through list pages), keep crawlee's
- * request queue on disk, and pace nothing (the per-host limit is lifted), so the ratio of their
+ * request queue in memory (neardup journals it to disk), and pace nothing (the per-host limit is lifted), so the ratio of their
  * rates is the cost of deduplication. The site is served by a child process. With --rounds N the
  * two crawls alternate N times; the ratio is taken per round (two crawls back to back see about
  * the same load from the rest of the machine) and the median ratio is reported.
@@ -19,6 +21,13 @@
  *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker] [--only plain|neardup]
  *
  * --no-worker deduplicates on the crawl's own thread (no worker thread), to see the cost on one core.
+ * --only runs one side alone (to profile it with `node --cpu-prof --import tsx`); no ratio then.
+ *
+ * Each run line shows CPU time per page of the crawl's main thread, of the process's other threads
+ * (neardup's dedup worker, V8's GC helpers) and of the site's server process (Linux /proc): unlike
+ * wall time these hold on a loaded machine, and on a quiet 2-core machine the ratio follows from
+ * them (plain is bound by its main thread; neardup by the larger of its main thread and half of
+ * everything).
  *
  * Last line: `crawl: pages=<..> plain_pages_per_s=<..> neardup_pages_per_s=<..> overhead_ratio=<..>`
  * (overhead_ratio = plain rate / neardup rate; target ≤ 1.10).
