@@ -18,10 +18,15 @@
  * two crawls alternate N times; the ratio is taken per round (two crawls back to back see about
  * the same load from the rest of the machine) and the median ratio is reported.
  *
- *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker] [--only plain|neardup]
+ *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker] [--only plain|neardup] [--same-process]
  *
  * --no-worker deduplicates on the crawl's own thread (no worker thread), to see the cost on one core.
- * --only runs one side alone (to profile it with `node --cpu-prof --import tsx`); no ratio then.
+ * --only runs one side alone (to profile it with `node --cpu-prof --import tsx`, with
+ * --same-process); no ratio then.
+ * Each crawl runs in a fresh child process, as a crawl from the CLI does (module loading is not
+ * measured; everything from the crawl's start is); --same-process runs them all in this process,
+ * where every crawl after the first runs on code V8 has already compiled, except neardup's dedup
+ * worker, a new thread with its own heap each time (so it favours the plain crawls).
  *
  * Each run line shows CPU time per page of the crawl's main thread, of the process's other threads
  * (neardup's dedup worker, V8's GC helpers) and of the site's server process (Linux /proc): unlike
@@ -64,6 +69,25 @@ const concurrency = flag('concurrency', 8);
 const rounds = flag('rounds', 1);
 const withStock = !process.argv.includes('--no-stock');
 const dedupWorker = !process.argv.includes('--no-worker');
+/**
+ * `--same-process`: every crawl in this process, one after the other (as before). By default each
+ * crawl runs in a fresh child process, as a crawl from the CLI does: otherwise the plain crawls run
+ * on code that earlier crawls in the process already compiled (V8's JIT), while neardup's dedup
+ * worker, a new thread with its own heap for each crawl, always starts cold.
+ */
+const sameProcess = process.argv.includes('--same-process');
+/** `--child <side>`: this process is one crawl of a run (see runInChild). */
+const child = (() => {
+  const i = process.argv.indexOf('--child');
+  return i < 0 ? null : process.argv[i + 1] as Side;
+})();
+type Side = 'stock' | 'plain' | 'neardup';
+/** The site server's pid, for its CPU time (a child is told it with `--server-pid`). */
+let serverPid = (() => {
+  const i = process.argv.indexOf('--server-pid');
+  return i < 0 ? -1 : Number(process.argv[i + 1]);
+})();
+
 /** `--only plain|neardup`: run one side alone (to profile it); no ratio then. */
 const only = (() => {
   const i = process.argv.indexOf('--only');
@@ -105,7 +129,7 @@ function procCpuMs(statPath: string): number {
 
 /** CPU time so far of this process's main thread, and of the site's server process, ms. */
 function cpuNow(): { main: number; server: number } {
-  return { main: procCpuMs(`/proc/self/task/${process.pid}/stat`), server: procCpuMs(`/proc/${server.pid}/stat`) };
+  return { main: procCpuMs(`/proc/self/task/${process.pid}/stat`), server: procCpuMs(`/proc/${serverPid}/stat`) };
 }
 
 /** Measures a crawl: wall time, main-thread busy time, process CPU time. */
@@ -226,10 +250,61 @@ async function neardupRun(seeds: readonly string[], config: Config): Promise<{ p
   return { pages: summary.fetched, stored: summary.stored, rejected: summary.exact + summary.near };
 }
 
+/** The crawl settings of every side. */
+function benchConfig(): Config {
+  return loadConfig({
+    env: {},
+    overrides: {
+      crawl: {
+        concurrency,
+        maxPages: pages * 3,
+        maxDepth: 10_000,
+        scope: 'host',
+        maxRequestsPerMinutePerHost: 1_000_000,
+      },
+    },
+  });
+}
+
+type Measured = Run & { stored?: number; rejected?: number };
+
+/** One crawl of `side`, measured in this process. */
+function runHere(side: Side, seeds: readonly string[]): Promise<Measured> {
+  const config = benchConfig();
+  if (side === 'stock') return measure(() => stockRun(seeds, config));
+  if (side === 'plain') return measure(() => plainRun(seeds, config));
+  return measure(() => neardupRun(seeds, config));
+}
+
+/** One crawl of `side` in a fresh child process (this script with `--child`), which prints its measures as one JSON line. */
+async function runInChild(side: Side, seeds: readonly string[]): Promise<Measured> {
+  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', side, '--seeds', JSON.stringify(seeds), '--server-pid', String(serverPid),
+    '--pages', String(pages), '--concurrency', String(concurrency), ...(dedupWorker ? [] : ['--no-worker'])];
+  const crawler = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  crawler.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  const code = await new Promise<number | null>((resolve) => crawler.once('exit', resolve));
+  const line = output.split('\n').find((l) => l.startsWith('{'));
+  if (code !== 0 || line === undefined) throw new Error(`the ${side} crawl's process failed (exit code ${code}): ${output.slice(0, 300)}`);
+  return JSON.parse(line) as Measured;
+}
+
+const runOne = (side: Side, seeds: readonly string[]) => (sameProcess ? runHere(side, seeds) : runInChild(side, seeds));
+
+if (child !== null) {
+  const at = process.argv.indexOf('--seeds');
+  const measured = await runHere(child, JSON.parse(process.argv[at + 1]!) as string[]);
+  process.stdout.write(`${JSON.stringify(measured)}\n`);
+  process.exit(0);
+}
+
 // The site runs in a child process, so that serving it does not share the crawler's event loop.
 const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./demo-site/generated-site.ts', import.meta.url)), '--pages', String(pages)], {
   stdio: ['pipe', 'pipe', 'inherit'],
 });
+serverPid = server.pid ?? -1;
 const firstLine = await new Promise<string>((resolve, reject) => {
   const lines = createInterface({ input: server.stdout! });
   lines.once('line', (line) => {
@@ -239,37 +314,26 @@ const firstLine = await new Promise<string>((resolve, reject) => {
   server.once('exit', (code) => reject(new Error(`the site server exited (${code})`)));
 });
 const generated = JSON.parse(firstLine) as { seeds: string[]; pages: number; mirrors: number; served: number };
-const config = loadConfig({
-  env: {},
-  overrides: {
-    crawl: {
-      concurrency,
-      maxPages: pages * 3,
-      maxDepth: 10_000,
-      scope: 'host',
-      maxRequestsPerMinutePerHost: 1_000_000,
-    },
-  },
-});
 const out = (line: string) => process.stdout.write(`${line}\n`);
 out(`bench-crawl: ${pages} article pages (${generated.mirrors} mirror copies on a second host), ${generated.served} pages served, `
-  + `concurrency ${concurrency}, ${rounds} round(s), deduplication ${dedupWorker ? 'in a worker thread' : 'on the crawl thread'}`);
+  + `concurrency ${concurrency}, ${rounds} round(s), deduplication ${dedupWorker ? 'in a worker thread' : 'on the crawl thread'}, `
+  + `${sameProcess ? 'every crawl in this process' : 'each crawl in a fresh process'}`);
 
 const plain: Run[] = [];
 const neardup: Run[] = [];
 try {
   if (withStock) {
-    const stock = await measure(() => stockRun(generated.seeds, config));
+    const stock = await runOne('stock', generated.seeds);
     out(`  stock crawlee (parses twice): ${describeRun(stock)}`);
   }
   for (let round = 1; round <= rounds; round++) {
     if (only !== 'neardup') {
-      const p = await measure(() => plainRun(generated.seeds, config));
+      const p = await runOne('plain', generated.seeds);
       plain.push(p);
       out(`  round ${round} plain:   ${describeRun(p)}`);
     }
     if (only !== 'plain') {
-      const n = await measure(() => neardupRun(generated.seeds, config));
+      const n = await runOne('neardup', generated.seeds);
       neardup.push(n);
       out(`  round ${round} neardup: ${describeRun(n)} (stored ${n.stored}, rejected ${n.rejected})`);
     }
