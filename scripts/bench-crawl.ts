@@ -18,15 +18,14 @@
  * two crawls alternate N times; the ratio is taken per round (two crawls back to back see about
  * the same load from the rest of the machine) and the median ratio is reported.
  *
- *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker] [--only plain|neardup] [--same-process]
+ *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker] [--only plain|neardup] [--fresh-process]
  *
  * --no-worker deduplicates on the crawl's own thread (no worker thread), to see the cost on one core.
- * --only runs one side alone (to profile it with `node --cpu-prof --import tsx`, with
- * --same-process); no ratio then.
- * Each crawl runs in a fresh child process, as a crawl from the CLI does (module loading is not
- * measured; everything from the crawl's start is); --same-process runs them all in this process,
- * where every crawl after the first runs on code V8 has already compiled, except neardup's dedup
- * worker, a new thread with its own heap each time (so it favours the plain crawls).
+ * --only runs one side alone (to profile it with `node --cpu-prof --import tsx`); no ratio then.
+ * --fresh-process runs each crawl in a fresh child process, as a crawl from the CLI runs (module
+ * loading is not measured; everything from the crawl's start is). By default all run in this
+ * process, where every crawl after the first runs on code V8 has already compiled, except neardup's
+ * dedup worker, a new thread with its own heap each time.
  *
  * Each run line shows CPU time per page of the crawl's main thread, of the process's other threads
  * (neardup's dedup worker, V8's GC helpers) and of the site's server process (Linux /proc): unlike
@@ -70,12 +69,12 @@ const rounds = flag('rounds', 1);
 const withStock = !process.argv.includes('--no-stock');
 const dedupWorker = !process.argv.includes('--no-worker');
 /**
- * `--same-process`: every crawl in this process, one after the other (as before). By default each
- * crawl runs in a fresh child process, as a crawl from the CLI does: otherwise the plain crawls run
- * on code that earlier crawls in the process already compiled (V8's JIT), while neardup's dedup
- * worker, a new thread with its own heap for each crawl, always starts cold.
+ * `--fresh-process`: each crawl in a fresh child process, as a crawl from the CLI runs. By default
+ * every crawl runs in this process, one after the other (the method of the figures in the README):
+ * then every crawl after the first runs on code V8 has already compiled (JIT), except neardup's
+ * dedup worker, a new thread with its own heap for each crawl, which always starts cold.
  */
-const sameProcess = process.argv.includes('--same-process');
+const sameProcess = !process.argv.includes('--fresh-process');
 /** `--child <side>`: this process is one crawl of a run (see runInChild). */
 const child = (() => {
   const i = process.argv.indexOf('--child');
