@@ -1,6 +1,6 @@
 /**
  * `crawl()`: seeds in, a deduplicated corpus out. Each fetched page goes
- * fetch → decode → one parse → extract (on the thread that drives crawlee) → fingerprint →
+ * fetch → decode (on the thread that drives crawlee) → one parse → extract → fingerprint →
  * check-and-insert → corpus line (the dedup stage, src/crawl/dedup-stage.ts: a worker thread on a
  * machine with two cores or more), and only a page that was stored (or was too short to judge,
  * like a list of articles) has its links followed; a page rejected as a duplicate does not,
@@ -16,13 +16,10 @@ import { availableParallelism } from 'node:os';
 import { LogLevel, log as crawleeLog } from '@crawlee/cheerio';
 import type { Configuration } from '@crawlee/cheerio';
 import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
-import type { CheerioAPI } from 'cheerio';
 import type { Config } from '../config.js';
 import { CrawlError, NeardupError } from '../errors.js';
-import { extractParsedPage, parsePage } from '../analyze/analyze-page.js';
-import type { ExtractedPage, PageInput, SkipReason } from '../types.js';
+import type { PageInput, SkipReason } from '../types.js';
 import { openDedupStage, type DedupStage } from './dedup-stage.js';
-import type { CommitResult } from '../pipeline.js';
 import { inCrawlScope, seedScope } from './crawl-scope.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { hostnameOf, parseHttpUrl } from '../url/url-host.js';
@@ -38,7 +35,7 @@ import { checkPartitionedCrawl, endPartition, type PartitionedQueue, type Partit
 import { crawleeDirOf, openCrawlQueue } from './open-crawl-queue.js';
 import { RobotsCache, type OriginRobots } from './robots-cache.js';
 import { SeedOutcomes } from './seed-outcomes.js';
-import { PendingVerdicts } from './pending-verdicts.js';
+import { PendingVerdicts, verdictLimit } from './pending-verdicts.js';
 import { HostRates } from './crawl-activity.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
@@ -181,12 +178,12 @@ async function recordFailure(ctx: CrawlContext, url: string, depth: number | nul
 }
 
 /**
- * One fetched page: extract, then hand to the dedup stage and return; its verdict, and the links it
- * lets the crawl follow, are dealt with when they arrive (pending-verdicts.ts), while this
- * concurrency slot fetches the next page.
+ * One fetched page: handed to the dedup stage (which parses and extracts it too, in its worker
+ * thread) and return; its verdict, and the links it lets the crawl follow, are dealt with when they
+ * arrive (pending-verdicts.ts), while this concurrency slot fetches the next page.
  */
 async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): Promise<void> {
-  const { run, settings } = ctx;
+  const { run } = ctx;
   run.fetched++;
   run.hostRates.record(context.request.url);
   const { request, response } = context;
@@ -198,35 +195,27 @@ async function handlePage(ctx: CrawlContext, context: CheerioCrawlingContext): P
     lastModified: lastModifiedIso(response.headers['last-modified']),
     depth,
   };
-  let page: ExtractedPage;
-  try {
-    page = extractParsedPage(context.$ as unknown as CheerioAPI, input);
-  } catch (error) {
-    // A page that breaks the extractor is recorded, never allowed to stop the crawl.
-    run.errors++;
-    await recordFailure(ctx, request.url, depth, 'parse-error', firstLine((error as Error).message)).catch((e: unknown) => {
-      stopOnStorageFailure(run, e);
-      throw e;
-    });
-    return;
-  }
-  const work = commitAndFollow(ctx, request.url, depth, input, page);
+  // The decoded HTML (page-crawler.ts decodes it and, with no `parse`, leaves it unparsed).
+  const html = context.body as string;
+  const work = commitAndFollow(ctx, request.url, depth, input, html);
   // The journal records the page done only once its links are journalled (or it was a duplicate).
   ctx.queue.deferDone(request, work);
-  await ctx.verdicts.track(work);
+  await ctx.verdicts.track(work, html.length);
 }
 
 /** The dedup stage's verdict on a page, then its links enqueued when it was not a duplicate. */
-async function commitAndFollow(ctx: CrawlContext, url: string, depth: number, input: PageInput, page: ExtractedPage): Promise<void> {
+async function commitAndFollow(ctx: CrawlContext, url: string, depth: number, input: PageInput, html: string): Promise<void> {
   const { settings } = ctx;
-  // Fingerprint, check-and-insert, corpus line: answered once written. A failure stops the crawl
-  // (PendingVerdicts' onError); the page, never recorded done, is processed again by the next run.
-  const committed: CommitResult = await ctx.dedup.commitPage(input, page);
+  // Parse, extract, fingerprint, check-and-insert, corpus line: answered once written. A failure
+  // stops the crawl (PendingVerdicts' onError); the page, never recorded done, is processed again
+  // by the next run. A page that breaks the parser or the extractor is recorded (`parse-error`),
+  // never allowed to stop the crawl.
+  const committed = await ctx.dedup.commitFetched(input, html);
   const { decision } = committed;
   ctx.emit({ url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
   const isDuplicate = decision.kind === 'exact' || decision.kind === 'near' || decision.kind === 'similar';
   if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
-  await followLinks(ctx, page.links, depth + 1);
+  await followLinks(ctx, committed.links, depth + 1);
 }
 
 /** A request that failed for good: recorded as a skip with its reason. */
@@ -275,7 +264,8 @@ function createCrawler(ctx: CrawlContext, queue: RequestQueue, crawleeConfig: Co
     robotsAllow: (url) => ctx.robots.allows(url),
     onDisallowed: (request) => recordRobotsSkip(ctx, request.url),
     pendingWork: () => ctx.verdicts.size + (ctx.partitioned?.queue.waiting ?? 0),
-    parse: parsePage as (html: string) => CheerioAPI,
+    // Not parsed here: the dedup stage parses and extracts each page (commit-fetched-pages.ts).
+    parse: null,
     pacer,
     budget,
     onFailed: (context: CheerioCrawlingContext, error: Error) => handleFailure(ctx, context, error),
@@ -359,7 +349,7 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
   });
   const ctx: CrawlContext = {
     settings, scope, robots, linkBudget, dedup, queue, partitioned, run,
-    verdicts: new PendingVerdicts(settings.concurrency, (error) => stopOnStorageFailure(run, error)),
+    verdicts: new PendingVerdicts(verdictLimit(settings.concurrency), (error) => stopOnStorageFailure(run, error)),
     emit: (event) => {
       seedOutcomes.observe(event.url, event.decision, event.detail);
       options.onPage?.(event);

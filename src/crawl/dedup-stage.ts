@@ -2,11 +2,11 @@
  * The crawl's deduplication stage: fingerprinting, the index, corpus.jsonl — the Pipeline of a
  * data folder — behind an asynchronous interface, so that it can run in a worker thread.
  *
- * The crawl's own thread fetches, parses and extracts each page (it needs the links at once);
- * the extracted page then goes to the stage, which fingerprints it, checks and inserts it, writes
- * its corpus line, and answers with the decision. On a machine with two cores or more the stage
- * runs in a worker thread that owns the database, so deduplication costs the thread that drives
- * crawlee almost nothing (scripts/bench-crawl.ts). Otherwise it runs on the calling thread.
+ * The crawl's own thread fetches and decodes each page; its HTML then goes to the stage, which
+ * parses it, extracts the main text and links, fingerprints it, checks and inserts it, writes its
+ * corpus line, and answers with the decision and the links (commit-fetched-pages.ts). On a machine
+ * with two cores or more the stage runs in a worker thread that owns the database, so the thread
+ * that drives crawlee only fetches (scripts/bench-crawl.ts). Otherwise it runs on the calling thread.
  *
  * Either way every call is answered only after its writes committed: a crawl handler that awaits
  * the decision before returning keeps the crash-safety invariants of src/store/corpus-writer.ts
@@ -15,8 +15,9 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { CrawlError, NeardupError, deserializeError, type SerializedError } from '../errors.js';
-import { Pipeline, type CommitResult } from '../pipeline.js';
-import type { ExtractedPage, PageInput, PipelineCounters, SkipReason } from '../types.js';
+import { Pipeline } from '../pipeline.js';
+import type { PageInput, PipelineCounters, SkipReason } from '../types.js';
+import { commitFetchedPages, type FetchedPageResult } from './commit-fetched-pages.js';
 
 /** The stage, wherever it runs. */
 export interface DedupStage {
@@ -24,8 +25,11 @@ export interface DedupStage {
   readonly inWorker: boolean;
   /** The pipeline's counters, as of the last answer. */
   readonly counters: PipelineCounters;
-  /** Fingerprints an extracted page and commits it. Rejects with the error of a failed write. */
-  commitPage(input: PageInput, page: ExtractedPage): Promise<CommitResult>;
+  /**
+   * Parses and extracts a fetched page (its decoded HTML), fingerprints and commits it; answers with
+   * the verdict and the page's links. Rejects with the error of a failed write.
+   */
+  commitFetched(input: PageInput, html: string): Promise<FetchedPageResult>;
   /** Records a page that was not processed. */
   recordSkip(url: string, reason: SkipReason, detail: string): Promise<void>;
   /** Closes the pipeline (corpus flushed, database closed) and the worker. */
@@ -41,18 +45,30 @@ export interface DedupStageOptions {
   readonly worker?: boolean;
 }
 
-/** Messages to the worker. */
+/** Requests to the worker (sent in batches: see {@link DedupBatch}). */
 export type DedupRequest =
-  | { readonly id: number; readonly op: 'commit'; readonly input: PageInput; readonly page: ExtractedPage }
+  | { readonly id: number; readonly op: 'commit'; readonly input: PageInput; readonly html: string }
   | { readonly id: number; readonly op: 'skip'; readonly url: string; readonly reason: SkipReason; readonly detail: string }
   | { readonly id: number; readonly op: 'close' };
+
+/**
+ * One message to the worker: the requests made since the last one, in order. Each message wakes
+ * the other thread (a context switch on a busy machine), so the requests a crawl makes in one turn
+ * of its event loop go together, and their answers come back together.
+ */
+export type DedupBatch = readonly DedupRequest[];
+
+/** The answer to one request. */
+export type DedupAnswer =
+  | { readonly id: number; readonly ok: true; readonly result: FetchedPageResult | null }
+  | { readonly id: number; readonly ok: false; readonly error: SerializedError };
 
 /** Messages from the worker. */
 export type DedupReply =
   | { readonly op: 'ready'; readonly counters: PipelineCounters }
   | { readonly op: 'open-failed'; readonly error: SerializedError }
-  | { readonly id: number; readonly ok: true; readonly result: CommitResult | null; readonly counters: PipelineCounters }
-  | { readonly id: number; readonly ok: false; readonly error: SerializedError; readonly counters: PipelineCounters };
+  /** Answers in the order of their requests, with the counters after the last of them. */
+  | { readonly op: 'answers'; readonly answers: readonly DedupAnswer[]; readonly counters: PipelineCounters };
 
 function copyCounters(counters: PipelineCounters): PipelineCounters {
   return { ...counters, skippedBy: { ...counters.skippedBy }, ...(counters.flagged === undefined ? {} : { flagged: { ...counters.flagged } }) };
@@ -71,8 +87,8 @@ class LocalDedupStage implements DedupStage {
     return copyCounters(this.pipeline.counters);
   }
 
-  async commitPage(input: PageInput, page: ExtractedPage): Promise<CommitResult> {
-    return this.pipeline.commitExtracted(input, page);
+  async commitFetched(input: PageInput, html: string): Promise<FetchedPageResult> {
+    return (await commitFetchedPages(this.pipeline, [{ input, html }]))[0]!;
   }
 
   async recordSkip(url: string, reason: SkipReason, detail: string): Promise<void> {
@@ -90,7 +106,7 @@ function workerUrl(): URL {
 }
 
 interface Pending {
-  readonly resolve: (result: CommitResult | null) => void;
+  readonly resolve: (result: FetchedPageResult | null) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -101,6 +117,8 @@ class WorkerDedupStage implements DedupStage {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  /** Requests made since the last message to the worker, sent together when this turn of the event loop ends. */
+  private outbox: DedupRequest[] = [];
   private failure: Error | null = null;
   private closing: Promise<void> | null = null;
 
@@ -118,7 +136,7 @@ class WorkerDedupStage implements DedupStage {
     const worker = new Worker(workerUrl(), { workerData: { dataDir: options.dataDir, config: options.config, indexUrl: options.indexUrl ?? null } });
     return new Promise((resolve, reject) => {
       const onMessage = (reply: DedupReply) => {
-        if (!('op' in reply)) return;
+        if (reply.op !== 'ready' && reply.op !== 'open-failed') return;
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
@@ -141,8 +159,8 @@ class WorkerDedupStage implements DedupStage {
     return copyCounters(this.latest);
   }
 
-  commitPage(input: PageInput, page: ExtractedPage): Promise<CommitResult> {
-    return this.call({ id: this.nextId++, op: 'commit', input, page }) as Promise<CommitResult>;
+  commitFetched(input: PageInput, html: string): Promise<FetchedPageResult> {
+    return this.call({ id: this.nextId++, op: 'commit', input, html }) as Promise<FetchedPageResult>;
   }
 
   async recordSkip(url: string, reason: SkipReason, detail: string): Promise<void> {
@@ -164,22 +182,32 @@ class WorkerDedupStage implements DedupStage {
     return this.closing;
   }
 
-  private call(request: DedupRequest): Promise<CommitResult | null> {
+  private call(request: DedupRequest): Promise<FetchedPageResult | null> {
     if (this.failure !== null) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending.set(request.id, { resolve, reject });
-      this.worker.postMessage(request);
+      this.outbox.push(request);
+      if (this.outbox.length === 1) setImmediate(() => this.flush());
     });
   }
 
+  /** Sends the requests made in this turn of the event loop, in one message. */
+  private flush(): void {
+    const batch = this.outbox;
+    this.outbox = [];
+    if (batch.length > 0 && this.failure === null) this.worker.postMessage(batch satisfies DedupBatch);
+  }
+
   private onReply(reply: DedupReply): void {
-    if (!('id' in reply)) return;
+    if (reply.op !== 'answers') return;
     this.latest = reply.counters;
-    const p = this.pending.get(reply.id);
-    if (p === undefined) return;
-    this.pending.delete(reply.id);
-    if (reply.ok) p.resolve(reply.result);
-    else p.reject(deserializeError(reply.error));
+    for (const answer of reply.answers) {
+      const p = this.pending.get(answer.id);
+      if (p === undefined) continue;
+      this.pending.delete(answer.id);
+      if (answer.ok) p.resolve(answer.result);
+      else p.reject(deserializeError(answer.error));
+    }
   }
 
   private fail(error: Error): void {

@@ -3,7 +3,8 @@
  * pinned; each override below names the method it replaces):
  *
  * - One parse per page. CheerioCrawler parses every page twice (htmlparser2 `parseDocument` for
- *   `dom`, then `cheerio.load`); `_parseHTML` here parses once with the extractor's parser.
+ *   `dom`, then `cheerio.load`); `_parseHTML` here parses once with the extractor's parser, or not
+ *   at all (`parse: null`: neardup's crawl parses in its dedup worker).
  * - Charset. crawlee decodes by the Content-Type header only (and decodes `latin1`-style
  *   charsets as UTF-8); here the body's bytes are decoded by BOM, header, `<meta>`, then
  *   detection, so windows-1251 or Shift_JIS pages declared only in `<meta>` read correctly.
@@ -52,8 +53,11 @@ export interface PageFetchPolicy {
   readonly allowRedirect: (url: string) => boolean;
   /** Whether robots.txt lets a redirect be followed to this URL (false: skip `robots`). */
   readonly robotsAllowRedirect: (url: string) => boolean | Promise<boolean>;
-  /** The one HTML parse of a page. */
-  readonly parse: (html: string) => CheerioAPI;
+  /**
+   * The one HTML parse of a page, or null to leave it unparsed: the handler then reads the decoded
+   * HTML as `body` (`$` is undefined), and parses it where it likes (neardup: in the dedup worker).
+   */
+  readonly parse: ((html: string) => CheerioAPI) | null;
   /**
    * Whether robots.txt lets a queued request be fetched: a boolean once its origin's robots.txt is
    * known, else a promise. A request waiting for it holds no concurrency slot (it is parked).
@@ -264,6 +268,7 @@ export class PageCrawler extends CheerioCrawler {
       throw new PageSkipError('not-html', 'binary body');
     }
     const { html } = decodeHtmlBytes(bytes, response.headers['content-type'] ?? null);
+    if (this.policy.parse === null) return { dom: undefined, $: undefined, body: html, enqueueLinks: context.enqueueLinks } as unknown as ParsedPage;
     let $: CheerioAPI;
     try {
       $ = this.policy.parse(html);

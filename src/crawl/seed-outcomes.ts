@@ -38,20 +38,25 @@ export function failureCause(reason: SkipReason, detail: string): string {
 /** Collects the seeds' outcomes from a crawl's page events. */
 export class SeedOutcomes {
   private readonly byKey = new Map<string, SeedOutcome>();
+  /** Seeds with no outcome yet: once none is left, events are not looked at (a key costs a crawlee Request). */
+  private unresolved = 0;
 
   constructor(seeds: readonly string[]) {
     for (const url of seeds) {
       const key = requestKey(url);
-      if (!this.byKey.has(key)) this.byKey.set(key, { url, status: 'not-reached' });
+      if (this.byKey.has(key)) continue;
+      this.byKey.set(key, { url, status: 'not-reached' });
+      this.unresolved++;
     }
   }
 
   /** Takes note of one page's outcome (events of other URLs are ignored). */
   observe(url: string, decision: Decision, detail: string): void {
-    if (this.byKey.size === 0) return;
+    if (this.unresolved === 0) return;
     const key = requestKey(url);
     const seed = this.byKey.get(key);
     if (seed === undefined) return;
+    if (seed.status === 'not-reached') this.unresolved--;
     if (decision.kind === 'skipped' && NOT_FETCHED.has(decision.reason)) {
       this.byKey.set(key, { url: seed.url, status: 'failed', reason: decision.reason, cause: failureCause(decision.reason, detail) });
     } else {

@@ -8,7 +8,6 @@ import type { FingerprintParams } from '../types.js';
 import { FingerprintIndex } from './fingerprint-index.js';
 import type { IndexOptions } from './fingerprint-index.js';
 import type { IndexBackend } from './index-backend.js';
-import { PgFingerprintIndex } from './postgres/pg-fingerprint-index.js';
 import { SqliteIndexBackend } from './sqlite-index-backend.js';
 
 export interface OpenIndexOptions {
@@ -25,5 +24,7 @@ export interface OpenIndexOptions {
 
 export async function openIndexBackend(options: OpenIndexOptions): Promise<IndexBackend> {
   if (options.indexUrl === null) return new SqliteIndexBackend(FingerprintIndex.open(options.sqlitePath, { params: options.params, verify: options.verify ?? null }));
+  // Loaded only when asked for: `pg` costs a crawl's dedup worker 100–200 ms to load at each start.
+  const { PgFingerprintIndex } = await import('./postgres/pg-fingerprint-index.js');
   return PgFingerprintIndex.open(options.indexUrl, { params: options.params, writer: options.writer() });
 }

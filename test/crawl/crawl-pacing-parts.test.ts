@@ -1,7 +1,7 @@
 import type { Request } from '@crawlee/cheerio';
 import { describe, expect, it } from 'vitest';
 import { HostParking } from '../../src/crawl/host-parking.js';
-import { PendingVerdicts } from '../../src/crawl/pending-verdicts.js';
+import { PendingVerdicts, verdictLimit } from '../../src/crawl/pending-verdicts.js';
 
 const request = (url: string) => ({ url }) as unknown as Request;
 
@@ -74,6 +74,31 @@ describe('PendingVerdicts', () => {
     await verdicts.settled();
     expect(verdicts.size).toBe(0);
     expect(() => new PendingVerdicts(0, () => undefined)).toThrow(RangeError);
+  });
+
+  it('also waits while the outstanding pages hold more HTML than `maxChars`, unless one page alone', async () => {
+    const verdicts = new PendingVerdicts(10, () => undefined, 100);
+    let release!: () => void;
+    const big = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // One page alone may exceed the bound: its handler goes on.
+    await verdicts.track(big, 150);
+    let secondReturned = false;
+    const second = verdicts.track(Promise.resolve().then(() => new Promise<void>(() => undefined)), 10).then(() => {
+      secondReturned = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(secondReturned).toBe(false);
+    release();
+    await second;
+    expect(secondReturned).toBe(true);
+    expect(verdicts.size).toBe(1);
+  });
+
+  it('allows several verdicts per concurrency slot, but one at concurrency 1 (a breadth-first crawl)', () => {
+    expect(verdictLimit(1)).toBe(1);
+    expect(verdictLimit(8)).toBeGreaterThan(8);
   });
 });
 
