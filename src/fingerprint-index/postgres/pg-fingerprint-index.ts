@@ -332,10 +332,7 @@ export class PgFingerprintIndex implements IndexBackend {
 
   async #ensureMemory(): Promise<MemoryFingerprints> {
     if (this.#memory !== null) return this.#memory;
-    const rows = await this.#session.run(async (client) => {
-      const estimate = await client.query({ text: "SELECT reltuples::float8 FROM pg_class WHERE relname = 'neardup_documents'", rowMode: 'array' });
-      return loadStoredRows(client, Math.max(0, Number(estimate.rows[0]?.[0] ?? 0)), this.layout);
-    });
+    const rows = await this.#session.run((client) => loadStoredRows(client, this.layout));
     const memory = new MemoryFingerprints(this.layout, rows);
     const window = new CatchUpWindow(rows.horizon);
     for (const [id, xid] of rows.recent) window.added(id, xid);
