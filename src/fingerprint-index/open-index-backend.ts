@@ -19,11 +19,11 @@ export interface OpenIndexOptions {
   /** This process's writer id (PostgreSQL only). */
   readonly writer: () => string;
   readonly params: FingerprintParams;
-  /** The second stage's settings (SQLite only so far), or null for the k rule alone. */
+  /** The second stage's settings, or null for the k rule alone. */
   readonly verify?: IndexOptions['verify'];
 }
 
 export async function openIndexBackend(options: OpenIndexOptions): Promise<IndexBackend> {
   if (options.indexUrl === null) return new SqliteIndexBackend(FingerprintIndex.open(options.sqlitePath, { params: options.params, verify: options.verify ?? null }));
-  return PgFingerprintIndex.open(options.indexUrl, { params: options.params, writer: options.writer() });
+  return PgFingerprintIndex.open(options.indexUrl, { params: options.params, writer: options.writer(), verify: options.verify ?? null });
 }

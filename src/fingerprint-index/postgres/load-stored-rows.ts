@@ -9,6 +9,7 @@ import type { BlockLayout } from '../block-layout.js';
 import { bucketCountsLength, countRows } from '../bucket-counts.js';
 import { suitsPairedTable } from '../paired-block-table.js';
 import { copyFingerprints } from './copy-fingerprints.js';
+import { copyIdBytes } from './copy-sketch-keys.js';
 import { RECENT_STORED_SQL, XMIN_SQL } from './pg-catch-up.js';
 
 /** The stored rows, by id, with the snapshot they were read under. */
@@ -61,8 +62,17 @@ class ById {
   }
 }
 
-/** Loads every stored row under one REPEATABLE READ snapshot (so the horizon and the rows agree). */
-export async function loadStoredRows(client: pg.Client, layout: BlockLayout): Promise<StoredRows> {
+/** Where a load's sketch keys go (the second stage on): the first `keyBytes` bytes of each stored sketch. */
+export interface SketchKeySink {
+  readonly keyBytes: number;
+  add(id: number, keys: Uint8Array): void;
+}
+
+/**
+ * Loads every stored row under one REPEATABLE READ snapshot (so the horizon and the rows agree), and
+ * with `sketchKeys` the stored sketches' keys under the same snapshot.
+ */
+export async function loadStoredRows(client: pg.Client, layout: BlockLayout, sketchKeys: SketchKeySink | null = null): Promise<StoredRows> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const horizon = Number((await client.query({ text: XMIN_SQL, rowMode: 'array' })).rows[0][0]);
@@ -98,6 +108,13 @@ export async function loadStoredRows(client: pg.Client, layout: BlockLayout): Pr
       },
     );
     if (counts !== null && chunked > 0) countChunk();
+    if (sketchKeys !== null) {
+      await copyIdBytes(
+        client,
+        `COPY (SELECT id, substring(sketch from 1 for ${Math.trunc(sketchKeys.keyBytes)}) FROM neardup_sketches) TO STDOUT (FORMAT binary)`,
+        (id, keys) => sketchKeys.add(id, keys),
+      );
+    }
     const recentRows = (await client.query({ text: RECENT_STORED_SQL, values: [String(horizon)], rowMode: 'array' })).rows as [number, string][];
     await client.query('COMMIT');
     return {

@@ -15,20 +15,25 @@
  * transactions short.
  */
 
-/** The statement: rows with xid ≥ horizon, then one row (null id) carrying the snapshot's xmin. */
-export function catchUpSql(horizon: number): string {
+/**
+ * The statement: rows with xid ≥ horizon, then one row (null id) carrying the snapshot's xmin. With
+ * `keyBytes` > 0 (second stage on), a stored row also brings its sketch's first `keyBytes` bytes.
+ */
+export function catchUpSql(horizon: number, keyBytes = 0): string {
   if (!Number.isSafeInteger(horizon) || horizon < 0) throw new Error(`not a transaction id: ${horizon}`);
-  return `SELECT id::float8, kind = 'stored', ((fingerprint >> 32) & 4294967295)::float8, (fingerprint & 4294967295)::float8, xid::text
-  FROM neardup_documents WHERE xid >= '${horizon}'::xid8
+  if (!Number.isSafeInteger(keyBytes) || keyBytes < 0) throw new Error(`not a byte count: ${keyBytes}`);
+  const keys = keyBytes === 0 ? 'NULL::bytea' : `(SELECT substring(s.sketch from 1 for ${keyBytes}) FROM neardup_sketches s WHERE s.id = d.id AND d.kind = 'stored')`;
+  return `SELECT id::float8, kind = 'stored', ((fingerprint >> 32) & 4294967295)::float8, (fingerprint & 4294967295)::float8, xid::text, ${keys}
+  FROM neardup_documents d WHERE xid >= '${horizon}'::xid8
 UNION ALL
-SELECT NULL, NULL, NULL, NULL, pg_snapshot_xmin(pg_current_snapshot())::text`;
+SELECT NULL, NULL, NULL, NULL, pg_snapshot_xmin(pg_current_snapshot())::text, NULL::bytea`;
 }
 
 /** The xmin of the current statement's snapshot, and the rows a load with that snapshot saw near it. */
 export const XMIN_SQL = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text`;
 export const RECENT_STORED_SQL = `SELECT id::float8, xid::text FROM neardup_documents WHERE xid >= $1::xid8 AND kind = 'stored'`;
 
-export type CatchUpRow = [id: number | null, stored: boolean | null, hi: number | null, lo: number | null, xid: string];
+export type CatchUpRow = [id: number | null, stored: boolean | null, hi: number | null, lo: number | null, xid: string, keys: Uint8Array | null];
 
 /** The horizon and the recently added rows above it (see the module comment). */
 export class CatchUpWindow {
@@ -55,15 +60,15 @@ export class CatchUpWindow {
   }
 
   /** Applies a catch-up's result: calls `add` for each stored row not added yet, then moves the horizon. */
-  apply(rows: readonly CatchUpRow[], add: (id: number, hi: number, lo: number) => void): void {
+  apply(rows: readonly CatchUpRow[], add: (id: number, hi: number, lo: number, keys: Uint8Array | null) => void): void {
     let xmin = this.#horizon;
-    for (const [id, stored, hi, lo, xid] of rows) {
+    for (const [id, stored, hi, lo, xid, keys] of rows) {
       if (id === null) {
         xmin = Math.max(xmin, Number(xid));
         continue;
       }
       if (stored !== true || this.#recent.has(id)) continue;
-      add(id, hi!, lo!);
+      add(id, hi!, lo!, keys);
       this.#recent.set(id, Number(xid));
     }
     if (xmin === this.#horizon) return;
