@@ -15,7 +15,7 @@ import { fingerprintToBigInt } from '../../fingerprint/fingerprint-codec.js';
 import { sketchToBytes } from '../../fingerprint/shingle-sketch.js';
 import { blockValue, type BlockLayout } from '../block-layout.js';
 import type { PlannedRow } from './batch-judge.js';
-import { catchUpSql } from './pg-catch-up.js';
+import { catchUpSql, type CatchUpWindow } from './pg-catch-up.js';
 import { insertColumns, insertTypes } from './pg-schema.js';
 
 /** A typed SQL literal for a value a document supplies (validated before: strings, safe integers, null). */
@@ -53,11 +53,11 @@ export function priorSql(urls: string): string {
  * Message 1; its results: [BEGIN, locks, catch-up, prior, ids]. `keyBytes`: sketch-key bytes the
  * catch-up brings per stored row (0: second stage off).
  */
-export function beginSql(lockKeys: readonly number[], horizon: number, urls: readonly string[], idCount: number, keyBytes = 0): string {
+export function beginSql(lockKeys: readonly number[], window: CatchUpWindow, urls: readonly string[], idCount: number, keyBytes = 0): string {
   return [
     'BEGIN',
     `SELECT count(pg_advisory_xact_lock(k)) FROM unnest(${intArray(lockKeys)}) AS k`,
-    catchUpSql(horizon, keyBytes),
+    catchUpSql(window.horizon, keyBytes, window.seen),
     priorSql(textArray(urls)),
     `SELECT nextval('neardup_documents_id_seq')::float8 FROM generate_series(1, ${Math.max(0, Math.trunc(idCount))})`,
   ].join(';\n');

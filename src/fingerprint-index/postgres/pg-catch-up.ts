@@ -11,20 +11,25 @@
  * visible to S and read now (if xid ≥ horizon) or before (if not): horizon moves to xmin(S).
  * Rows read again (xid ≥ horizon, already added) are recognised by id in `recent`, which holds the
  * added rows with xid ≥ horizon and is pruned as the horizon moves. A transaction that stays open holds
- * the horizon back, so catch-ups re-read the rows since it began (correct, slower): keep writers'
- * transactions short.
+ * the horizon back, and with several writers one always is open; so a catch-up leaves out the
+ * transactions whose rows are already in the table (`seen`: the xids in `recent`): a transaction's rows
+ * become visible all at once at its commit, so a transaction the table has one stored row of, it has
+ * every stored row of (read in one snapshot, or this process's own commit). Only stored rows are read:
+ * the table holds nothing else.
  */
 
 /**
  * The statement: rows with xid ≥ horizon, then one row (null id) carrying the snapshot's xmin. With
  * `keyBytes` > 0 (second stage on), a stored row also brings its sketch's first `keyBytes` bytes.
  */
-export function catchUpSql(horizon: number, keyBytes = 0): string {
+export function catchUpSql(horizon: number, keyBytes = 0, seen: readonly number[] = []): string {
   if (!Number.isSafeInteger(horizon) || horizon < 0) throw new Error(`not a transaction id: ${horizon}`);
   if (!Number.isSafeInteger(keyBytes) || keyBytes < 0) throw new Error(`not a byte count: ${keyBytes}`);
-  const keys = keyBytes === 0 ? 'NULL::bytea' : `(SELECT substring(s.sketch from 1 for ${keyBytes}) FROM neardup_sketches s WHERE s.id = d.id AND d.kind = 'stored')`;
-  return `SELECT id::float8, kind = 'stored', ((fingerprint >> 32) & 4294967295)::float8, (fingerprint & 4294967295)::float8, xid::text, ${keys}
-  FROM neardup_documents d WHERE xid >= '${horizon}'::xid8
+  for (const xid of seen) if (!Number.isSafeInteger(xid) || xid < 0) throw new Error(`not a transaction id: ${xid}`);
+  const keys = keyBytes === 0 ? 'NULL::bytea' : `(SELECT substring(s.sketch from 1 for ${keyBytes}) FROM neardup_sketches s WHERE s.id = d.id)`;
+  const unseen = seen.length === 0 ? '' : ` AND xid <> ALL('{${seen.join(',')}}'::xid8[])`;
+  return `SELECT id::float8, true, ((fingerprint >> 32) & 4294967295)::float8, (fingerprint & 4294967295)::float8, xid::text, ${keys}
+  FROM neardup_documents d WHERE xid >= '${horizon}'::xid8 AND kind = 'stored'${unseen}
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, pg_snapshot_xmin(pg_current_snapshot())::text, NULL::bytea`;
 }
@@ -52,6 +57,11 @@ export class CatchUpWindow {
   /** Notes a row added to the table (from the load, a catch-up, or this process's own commit). */
   added(id: number, xid: number): void {
     if (xid >= this.#horizon) this.#recent.set(id, xid);
+  }
+
+  /** The transactions (xid ≥ horizon) whose stored rows are all in the table (see the module comment). */
+  get seen(): number[] {
+    return [...new Set(this.#recent.values())];
   }
 
   /** True when the row is already in the table. */

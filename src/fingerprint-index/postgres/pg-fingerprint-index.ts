@@ -338,7 +338,7 @@ export class PgFingerprintIndex implements IndexBackend {
   }
 
   async #catchUp(client: pg.Client): Promise<void> {
-    const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon, this.#second?.keyBytes ?? 0), rowMode: 'array' });
+    const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon, this.#second?.keyBytes ?? 0, this.#window!.seen), rowMode: 'array' });
     this.#applyCatchUp(rows);
   }
 
@@ -377,7 +377,7 @@ export class PgFingerprintIndex implements IndexBackend {
     const idCount = docs.filter((d) => d.fingerprint !== null).length;
     const { decisions, judge, xid } = await this.#session.run(async (client) => {
       try {
-        const begin = beginSql(lockKeys, this.#window!.horizon, urls, idCount, second?.keyBytes ?? 0);
+        const begin = beginSql(lockKeys, this.#window!, urls, idCount, second?.keyBytes ?? 0);
         const first = (await client.query({ text: begin, rowMode: 'array' })) as unknown as pg.QueryArrayResult[];
         this.#applyCatchUp(first[2]!.rows as CatchUpRow[]);
         const prior = priorDecisions(first[3]!.rows as PriorRow[]);
