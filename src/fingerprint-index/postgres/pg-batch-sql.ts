@@ -59,7 +59,8 @@ export function beginSql(lockKeys: readonly number[], window: CatchUpWindow, url
     `SELECT count(pg_advisory_xact_lock(k)) FROM unnest(${intArray(lockKeys)}) AS k`,
     catchUpSql(window.horizon, keyBytes, window.seen),
     priorSql(textArray(urls)),
-    `SELECT nextval('neardup_documents_id_seq')::float8 FROM generate_series(1, ${Math.max(0, Math.trunc(idCount))})`,
+    // One row ('{1,2,...}' or null) rather than a row per id.
+    `SELECT array_agg(nextval('neardup_documents_id_seq'))::text FROM generate_series(1, ${Math.max(0, Math.trunc(idCount))})`,
   ].join(';\n');
 }
 
@@ -105,4 +106,12 @@ export function commitSql(layout: BlockLayout, rows: readonly PlannedRow[], skip
   }
   statements.push('COMMIT');
   return statements.join(';\n');
+}
+
+/** The ids message 1 allocated (its `array_agg(...)::text`), ascending. */
+export function allocatedIds(text: string | null): number[] {
+  if (text === null || text === '{}') return [];
+  const ids = text.slice(1, -1).split(',').map(Number);
+  for (const id of ids) if (!Number.isSafeInteger(id) || id < 1) throw new Error(`not an id: ${id}`);
+  return ids.sort((a, b) => a - b);
 }

@@ -29,7 +29,7 @@ import { BatchJudge, type InsertedRow } from './batch-judge.js';
 import { loadStoredRows } from './load-stored-rows.js';
 import { addDocumentKeys, sortedKeys, urlLockKey } from './lock-keys.js';
 import { MemoryFingerprints } from './memory-fingerprints.js';
-import { beginSql, commitSql, priorSql } from './pg-batch-sql.js';
+import { allocatedIds, beginSql, commitSql, priorSql } from './pg-batch-sql.js';
 import { CatchUpWindow, catchUpSql, type CatchUpRow } from './pg-catch-up.js';
 import { assertFingerprint, assertTextHash, assertUrl } from '../index-options.js';
 import { toRejected, toStored, type DocumentRow } from '../index-statements.js';
@@ -339,13 +339,13 @@ export class PgFingerprintIndex implements IndexBackend {
 
   async #catchUp(client: pg.Client): Promise<void> {
     const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon, this.#second?.keyBytes ?? 0, this.#window!.seen), rowMode: 'array' });
-    this.#applyCatchUp(rows);
+    this.#applyCatchUp(rows[0]!);
   }
 
-  #applyCatchUp(rows: readonly CatchUpRow[]): void {
+  #applyCatchUp(result: CatchUpRow): void {
     const memory = this.#memory!;
     const second = this.#second;
-    this.#window!.apply(rows, (id, hi, lo, keys) => {
+    this.#window!.apply(result, (id, hi, lo, keys) => {
       memory.add(id, hi, lo);
       if (second !== null && keys !== null) second.add(id, keys);
     });
@@ -379,9 +379,9 @@ export class PgFingerprintIndex implements IndexBackend {
       try {
         const begin = beginSql(lockKeys, this.#window!, urls, idCount, second?.keyBytes ?? 0);
         const first = (await client.query({ text: begin, rowMode: 'array' })) as unknown as pg.QueryArrayResult[];
-        this.#applyCatchUp(first[2]!.rows as CatchUpRow[]);
+        this.#applyCatchUp(first[2]!.rows[0] as CatchUpRow);
         const prior = priorDecisions(first[3]!.rows as PriorRow[]);
-        const ids = (first[4]!.rows as [number][]).map((r) => r[0]).sort((a, b) => a - b);
+        const ids = allocatedIds((first[4]!.rows[0] as [string | null])[0]);
         const sketches = second === null ? null : { stage: second, rows: await this.#candidateSketches(client, docs, prior) };
         const judge = new BatchJudge(docs, prior, ids, memory, sketches);
         const text = commitSql(this.layout, judge.rows, judge.skips, Date.now(), this.#writer);
