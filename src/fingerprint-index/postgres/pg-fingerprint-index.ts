@@ -43,9 +43,11 @@ export interface PgIndexOptions extends PgSessionOptions {
   /** Fingerprint parameters; a database made with other ones is refused. */
   readonly params: FingerprintParams;
   /**
-   * Documents per check-and-insert transaction in checkAndInsertMany: each takes k + 2 advisory locks
-   * (block keys and URL), which must fit the server's lock table (max_locks_per_transaction ×
-   * max_connections, 6,400 by default, shared by all writers: 8 writers × 100 × 5 = 4,000). @default 100
+   * Documents per check-and-insert transaction in checkAndInsertMany, at most: each takes k + 2 advisory
+   * locks (block keys and URL), plus up to `verify.candidateKeys` with the second stage, and a
+   * transaction takes at most LOCK_BUDGET of them (a batch is cut earlier when they would pass it), so
+   * that 8 writers fit the server's lock table (max_locks_per_transaction × max_connections, 6,400 by
+   * default, shared by all writers). @default 100
    */
   readonly batchSize?: number;
   /** Recorded with each document this process stores (see corpusTransaction). @default null */
@@ -61,6 +63,8 @@ export interface PgIndexOptions extends PgSessionOptions {
 }
 
 const PAGE_ROWS = 1000;
+/** Lock keys per check-and-insert transaction, at most (see PgIndexOptions.batchSize): 8 writers × 500 fit 6,400. */
+const LOCK_BUDGET = 500;
 
 
 export class PgFingerprintIndex implements IndexBackend {
@@ -186,7 +190,18 @@ export class PgFingerprintIndex implements IndexBackend {
     for (const doc of docs) assertCandidateForPg(doc);
     this.#assertWritable();
     const out: Decision[] = [];
-    for (let at = 0; at < docs.length; at += this.#batchSize) out.push(...(await this.#judgeBatch(docs.slice(at, at + this.#batchSize))));
+    // Transactions of at most batchSize documents and LOCK_BUDGET lock keys (counted per document, an upper bound).
+    const perDoc = this.layout.count + 1;
+    for (let at = 0; at < docs.length;) {
+      let end = at;
+      for (let keys = 0; end < docs.length && end - at < this.#batchSize; end++) {
+        const sketch = this.#verify === null ? null : (docs[end]!.sketch ?? null);
+        keys += perDoc + (sketch === null ? 0 : Math.min(sketch.length, this.#verify!.candidateKeys));
+        if (keys > LOCK_BUDGET && end > at) break;
+      }
+      out.push(...(await this.#judgeBatch(docs.slice(at, end))));
+      at = end;
+    }
     return out;
   }
 

@@ -97,6 +97,20 @@ describeWithPostgres('PostgreSQL index: the second stage', (server) => {
     expect(next.got.filter((d) => d.kind === 'similar').length).toBeGreaterThan(0);
   }, 120_000);
 
+  it('one call with more documents than a transaction may lock is split, and decided as SQLite decides it', async () => {
+    const url = await server().createDatabase(freshDatabaseName());
+    const index = await PgFingerprintIndex.open(url, { params: K3, batchSize: 10_000, verify: VERIFY });
+    opened.push(index);
+    const sqlite = FingerprintIndex.open(':memory:', { params: K3, verify: VERIFY });
+    opened.push(sqlite);
+    const docs = mixedDocuments(13, 400); // ~13 lock keys a document: ~5,000 in all, 500 a transaction
+    const got = await index.checkAndInsertMany(docs);
+    const expected = sqlite.checkAndInsertMany(docs);
+    expect(got.map((d) => d.kind)).toEqual(expected.map((d) => d.kind));
+    expect(got.filter((d) => d.kind === 'similar').length).toBeGreaterThan(10);
+    expect(await index.stats()).toEqual(sqlite.stats());
+  }, 60_000);
+
   it('with verify off decides by the k rule alone, as SQLite does', async () => {
     const { index } = await openPg(null);
     const sqlite = FingerprintIndex.open(':memory:', { params: K3, verify: null });
