@@ -65,7 +65,8 @@ export function beginSql(lockKeys: readonly number[], window: CatchUpWindow, url
 }
 
 /**
- * Message 2; its results: [documents insert (id, kind, xid, matched URL) if any rows, sketches insert if
+ * Message 2; its results: [documents insert if any rows (a first row with the xid, then (null, id, kind,
+ * matched URL) of each row matched in the database), sketches insert if
  * any stored row has a sketch, skips insert if any skips, COMMIT].
  */
 export function commitSql(layout: BlockLayout, rows: readonly PlannedRow[], skips: readonly string[], now: number, writer: string | null): string {
@@ -85,12 +86,17 @@ export function commitSql(layout: BlockLayout, rows: readonly PlannedRow[], skip
       return `(${values.map((v, i) => (i === 3 ? `${v as string}::bigint` : literal(v, types[i]!))).join(', ')})`;
     });
     const picked = ['t.id', ...columns.map((c) => (c === 'kind' ? `CASE WHEN t.check_exact AND m.text_hash = t.text_hash THEN 'exact' ELSE t.kind END` : `t.${c}`))];
+    // Back: the transaction's xid, and (id, kind, matched URL) of the rows matched in the database only
+    // (the others' decisions are known here), not a row per document.
+    const asked = rows.filter((row) => row.matchUrl === null && row.matchId !== null).map((row) => row.id);
     statements.push(
-      `INSERT INTO neardup_documents (id, ${columns.join(', ')})
+      `WITH ins AS (INSERT INTO neardup_documents (id, ${columns.join(', ')})
        SELECT ${picked.join(', ')} FROM (VALUES ${tuples.join(',\n')}) AS t(id, ${columns.join(', ')}, check_exact)
        LEFT JOIN neardup_documents m ON t.check_exact AND m.id = t.match_id
-       RETURNING id::float8, kind, xid::text,
-         CASE WHEN match_id IS NULL THEN NULL ELSE (SELECT u.url FROM neardup_documents u WHERE u.id = neardup_documents.match_id) END`,
+       RETURNING id, kind, match_id)
+       SELECT pg_current_xact_id()::text, NULL::float8, NULL::text, NULL::text
+       UNION ALL
+       SELECT NULL, ins.id::float8, ins.kind, u.url FROM ins JOIN neardup_documents u ON u.id = ins.match_id WHERE ins.id = ANY(${intArray(asked)})`,
     );
   }
   const sketches = rows.filter((row) => row.kind === 'stored' && row.doc.sketch !== undefined && row.doc.sketch !== null);

@@ -405,9 +405,9 @@ export class PgFingerprintIndex implements IndexBackend {
         const inserted = new Map<number, InsertedRow>();
         let xid = 0;
         if (judge.rows.length > 0) {
-          for (const [id, kind, rowXid, matchUrl] of results[0]!.rows as [number, 'stored' | 'exact' | 'near' | 'similar', string, string | null][]) {
-            xid = Number(rowXid);
-            if ((kind === 'exact' || kind === 'near') && matchUrl !== null) inserted.set(id, { kind, matchUrl });
+          for (const [rowXid, id, kind, matchUrl] of results[0]!.rows as [string | null, number | null, 'exact' | 'near' | null, string | null][]) {
+            if (rowXid !== null) xid = Number(rowXid);
+            else inserted.set(id!, { kind: kind!, matchUrl: matchUrl! });
           }
         }
         return { decisions: judge.decisions(inserted), judge, xid };
