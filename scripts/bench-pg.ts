@@ -1,22 +1,29 @@
 /**
  * Benchmark of the PostgreSQL index (src/fingerprint-index/postgres/) against the SQLite one, in the same run.
  *
- *   npm run bench:pg -- [--n 10000000] [--processes 8] [--ops 20000] [--batch 100] [--durable]
+ *   npm run bench:pg -- [--n 10000000] [--processes 8] [--ops 20000] [--batch 100] [--sync on|off|both] [--fsync-off]
  *
- * 1. starts a throwaway PostgreSQL cluster (test/helpers/postgres-server.ts; fsync off unless --durable),
- *    creates the index and loads N random fingerprints with COPY;
+ * 1. starts a throwaway PostgreSQL cluster (test/helpers/postgres-server.ts) with the settings the README
+ *    gives users (SERVER_SETTINGS; fsync and full_page_writes on, as on any server whose data matters;
+ *    --fsync-off: the tests' unsafe cluster), creates the index and loads N random fingerprints with COPY;
  * 2. one process opens the index alone (open_s: connect, schema check, COPY of the stored rows, table build);
  * 3. `--processes` processes open it, then run `--ops` check-and-inserts each at once, in transactions
  *    of `--batch` (half within distance 1–3 of a loaded fingerprint, half new); checkinsert_per_s is
- *    all their documents over the wall time from the common start to the last one's end;
+ *    all their documents over the wall time from the common start to the last one's end. With `--sync
+ *    both` (the default) this runs twice, with new URLs: synchronous_commit on (PostgreSQL's default: a
+ *    commit returns once its WAL is on disk) and off (`ALTER DATABASE ... SET synchronous_commit = off`,
+ *    a user's choice: a server crash may lose the last few hundred milliseconds of commits, never
+ *    consistency); the last line's checkinsert_per_s is the first one run (on, unless --sync off);
  * 4. the same work in one process on a SQLite index holding the same N fingerprints (loaded beforehand
  *    in a child process, not timed): sqlite_single_per_s.
+ * Each figure is printed with the load average (the machine may be shared) and the CPU the writers and
+ * the server used per check-and-insert (a figure that does not depend on how busy the machine is).
  * Last line:
  *   pg: n=<N> processes=<P> checkinsert_per_s=<aggregate> open_s=<one process> sqlite_single_per_s=<..>
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -37,7 +44,9 @@ const { values } = parseArgs({
     processes: { type: 'string', default: '8' },
     ops: { type: 'string', default: '20000' },
     batch: { type: 'string', default: '100' },
-    durable: { type: 'boolean', default: false },
+    sync: { type: 'string', default: 'both' },
+    'fsync-off': { type: 'boolean', default: false },
+    tag: { type: 'string', default: 'a' },
     // Child roles (internal).
     role: { type: 'string' },
     url: { type: 'string' },
@@ -60,6 +69,15 @@ const N = intArg('n', 1);
 const PROCESSES = intArg('processes', 1);
 const OPS = intArg('ops', 0);
 const BATCH = intArg('batch', 1);
+if (!['on', 'off', 'both'].includes(values.sync!)) {
+  console.error(`bench-pg: expected --sync to be on, off or both, got ${values.sync}`);
+  process.exit(2);
+}
+/**
+ * Server settings for a neardup index (README): memory for the block indexes and the url index, fewer
+ * checkpoints under a write-heavy load, no JIT compilation for short statements.
+ */
+const SERVER_SETTINGS = { shared_buffers: '1GB', max_wal_size: '4GB', jit: 'off' };
 const params: FingerprintParams = { distance: 3, shingleSize: 3, hash: 'rabin', weighting: 'unit', normalizerVersion: 1 };
 const SELF = fileURLToPath(import.meta.url);
 
@@ -80,9 +98,9 @@ function rand32(stream: number, i: number, lane: number): number {
 }
 
 /** Query i of worker w: even i within 1–3 bits of a loaded fingerprint, odd i fresh. */
-function query(worker: number, i: number): IndexCandidate {
+function query(worker: number, i: number, tag = 'a'): IndexCandidate {
   const stream = 2 + worker;
-  const url = `https://w${worker}.example/${i}`;
+  const url = `https://${tag}.w${worker}.example/${i}`;
   if (i % 2 === 1) return { url, fingerprint: { hi: rand32(stream, i, 0), lo: rand32(stream, i, 1) }, textHash: `q${worker}:${i}` };
   const base = rand32(stream, i, 2) % N;
   let hi = rand32(1, base, 0);
@@ -105,20 +123,22 @@ function log(line: string): void {
 
 // ------------------------------------------------------------------ child roles
 
-/** PostgreSQL writer: open (timed), `ready <open_s>`, wait for the go file, run OPS, `done`. */
+/** PostgreSQL writer: open (timed), `ready <open_s>`, wait for the go file, run OPS, `done <cpu seconds of the run>`. */
 async function writer(): Promise<void> {
   const worker = intArg('worker', 0);
   const index = await PgFingerprintIndex.open(values.url!, { params, batchSize: BATCH });
   log(`ready ${index.openSeconds.toFixed(2)} ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)}`);
   if (OPS > 0) {
     while (!existsSync(values.go!)) await new Promise((resolve) => setTimeout(resolve, 2));
-    for (let at = 0; at < OPS; at += BATCH) {
-      const docs = Array.from({ length: Math.min(BATCH, OPS - at) }, (_, j) => query(worker, at + j));
-      await index.checkAndInsertMany(docs);
-    }
   }
+  const cpu = process.cpuUsage();
+  for (let at = 0; at < OPS; at += BATCH) {
+    const docs = Array.from({ length: Math.min(BATCH, OPS - at) }, (_, j) => query(worker, at + j, values.tag));
+    await index.checkAndInsertMany(docs);
+  }
+  const used = process.cpuUsage(cpu);
   await index.close();
-  log('done');
+  log(`done ${((used.user + used.system) / 1e6).toFixed(3)}`);
 }
 
 /** SQLite load (not timed by the parent's figure): N fingerprints, 10,000 per transaction. */
@@ -200,46 +220,74 @@ function sqliteSingle(dbPath: string): number {
   return (PROCESSES * OPS) / seconds;
 }
 
+/** The load average, for printing beside a figure. */
+function load(): string {
+  return `load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+}
+
+/** `--processes` writers released together; returns the aggregate rate and the writers' CPU seconds. */
+async function raceWriters(url: string, folder: string, tag: string, onGo: () => void): Promise<{ rate: number; opens: number[]; cpu: number }> {
+  const goFile = join(folder, `go-${tag}`);
+  let ready = 0;
+  let goAt = 0;
+  let cpu = 0;
+  const opens: number[] = [];
+  const writers = Array.from({ length: PROCESSES }, (_, w) =>
+    runChild(['--role', 'writer', '--url', url, ...common, '--ops', String(OPS), '--worker', String(w), '--go', goFile, '--tag', tag], (line) => {
+      if (line.startsWith('done ')) cpu += Number(line.split(' ')[1]);
+      if (!line.startsWith('ready ')) return;
+      opens.push(Number(line.split(' ')[1]));
+      if (++ready === PROCESSES) {
+        onGo();
+        goAt = performance.now();
+        writeFileSync(goFile, 'go');
+      }
+    }),
+  );
+  await Promise.all(writers);
+  return { rate: (PROCESSES * OPS) / ((performance.now() - goAt) / 1000), opens, cpu };
+}
+
 async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'neardup-bench-pg-'));
-  const server = await PostgresServer.start({ fast: !values.durable, settings: { shared_buffers: '1GB', max_wal_size: '4GB' } });
+  const server = await PostgresServer.start({ fast: values['fsync-off'], settings: SERVER_SETTINGS });
   try {
     const url = await server.createDatabase('bench');
+    log(`server: ${Object.entries(SERVER_SETTINGS).map(([k, v]) => `${k}=${v}`).join(' ')} fsync=${values['fsync-off'] ? 'off' : 'on'}`);
     let t = performance.now();
     await loadPostgres(url);
-    log(`loaded ${N} fingerprints into PostgreSQL in ${((performance.now() - t) / 1000).toFixed(1)} s (COPY, indexes, ANALYZE)`);
+    log(`loaded ${N} fingerprints into PostgreSQL in ${((performance.now() - t) / 1000).toFixed(1)} s (COPY, indexes, ANALYZE); ${load()}`);
 
     let openSeconds = 0;
     await runChild(['--role', 'writer', '--url', url, ...common, '--ops', '0'], (line) => {
       if (line.startsWith('ready ')) {
         openSeconds = Number(line.split(' ')[1]);
-        log(`one process opened the index in ${openSeconds} s (rss ${line.split(' ')[2]} MB)`);
+        log(`one process opened the index in ${openSeconds} s (rss ${line.split(' ')[2]} MB); ${load()}`);
       }
     });
 
-    const goFile = join(folder, 'go');
-    let ready = 0;
-    let goAt = 0;
-    const opens: number[] = [];
-    const writers = Array.from({ length: PROCESSES }, (_, w) =>
-      runChild(['--role', 'writer', '--url', url, ...common, '--ops', String(OPS), '--worker', String(w), '--go', goFile], (line) => {
-        if (!line.startsWith('ready ')) return;
-        opens.push(Number(line.split(' ')[1]));
-        if (++ready === PROCESSES) {
-          goAt = performance.now();
-          writeFileSync(goFile, 'go');
-        }
-      }),
-    );
-    await Promise.all(writers);
-    const pgRate = (PROCESSES * OPS) / ((performance.now() - goAt) / 1000);
-    log(`${PROCESSES} processes opened at once in ${Math.min(...opens)}–${Math.max(...opens)} s; ${PROCESSES * OPS} check-and-inserts at ${pgRate.toFixed(0)}/s`);
+    const modes = values.sync === 'both' ? ['on', 'off'] : [values.sync!];
+    let pgRate = 0;
+    for (const mode of modes) {
+      await setSynchronousCommit(url, mode);
+      let serverCpu = 0; // from the common start: the writers' opens are not counted
+      const run = await raceWriters(url, folder, `sync-${mode}`, () => (serverCpu = server.cpuSeconds()));
+      const serverUsed = server.cpuSeconds() - serverCpu;
+      const perOp = (seconds: number) => ((seconds / (PROCESSES * OPS)) * 1e6).toFixed(0);
+      log(
+        `synchronous_commit=${mode}: ${PROCESSES} processes opened at once in ${Math.min(...run.opens)}–${Math.max(...run.opens)} s; ` +
+          `${PROCESSES * OPS} check-and-inserts at ${run.rate.toFixed(0)}/s; CPU per check-and-insert: writers ${perOp(run.cpu)} µs, ` +
+          `server ${perOp(serverUsed)} µs; ${load()}`,
+      );
+      if (pgRate === 0) pgRate = run.rate;
+    }
 
     const dbPath = join(folder, 'sqlite.db');
     t = performance.now();
     await runChild(['--role', 'sqlite-load', '--db', dbPath, ...common]);
     log(`loaded ${N} fingerprints into SQLite in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     const sqliteRate = sqliteSingle(dbPath);
+    log(`SQLite, one process: ${sqliteRate.toFixed(0)}/s; ${load()}`);
     log(
       `pg: n=${N} processes=${PROCESSES} checkinsert_per_s=${pgRate.toFixed(0)} open_s=${openSeconds.toFixed(2)} ` +
         `sqlite_single_per_s=${sqliteRate.toFixed(0)}`,
@@ -247,6 +295,17 @@ async function main(): Promise<void> {
   } finally {
     server.remove();
     rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Sets the database's synchronous_commit for the sessions opened after (the writers). */
+async function setSynchronousCommit(url: string, mode: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`ALTER DATABASE bench SET synchronous_commit = ${mode === 'on' ? 'on' : 'off'}`);
+  } finally {
+    await client.end();
   }
 }
 

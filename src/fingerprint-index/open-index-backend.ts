@@ -18,7 +18,7 @@ export interface OpenIndexOptions {
   /** This process's writer id (PostgreSQL only). */
   readonly writer: () => string;
   readonly params: FingerprintParams;
-  /** The second stage's settings (SQLite only so far), or null for the k rule alone. */
+  /** The second stage's settings, or null for the k rule alone. */
   readonly verify?: IndexOptions['verify'];
 }
 
@@ -26,5 +26,5 @@ export async function openIndexBackend(options: OpenIndexOptions): Promise<Index
   if (options.indexUrl === null) return new SqliteIndexBackend(FingerprintIndex.open(options.sqlitePath, { params: options.params, verify: options.verify ?? null }));
   // Loaded only when asked for: `pg` costs a crawl's dedup worker 100–200 ms to load at each start.
   const { PgFingerprintIndex } = await import('./postgres/pg-fingerprint-index.js');
-  return PgFingerprintIndex.open(options.indexUrl, { params: options.params, writer: options.writer() });
+  return PgFingerprintIndex.open(options.indexUrl, { params: options.params, writer: options.writer(), verify: options.verify ?? null });
 }

@@ -9,7 +9,7 @@
  * with that reason (never silently passed).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -167,6 +167,29 @@ export class PostgresServer {
       this.#run('pg_ctl', ['-D', this.dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']);
     } catch {
       // Already gone (killed, or its folder removed): nothing left to stop.
+    }
+  }
+
+  /**
+   * CPU seconds the server's processes have used so far (the postmaster, its ended children and its
+   * live ones), for benchmarks; NaN where /proc is not there to read.
+   */
+  cpuSeconds(): number {
+    try {
+      const pid = readFileSync(join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
+      const ticks = (stat: string, fields: number) => stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 11 + fields).reduce((sum, f) => sum + Number(f), 0);
+      let total = ticks(readFileSync(`/proc/${pid}/stat`, 'utf8'), 4);
+      const children = execFileSync('ps', ['--ppid', pid, '-o', 'pid='], { encoding: 'utf8' }).split('\n').map((l) => l.trim()).filter((l) => l !== '');
+      for (const child of children) {
+        try {
+          total += ticks(readFileSync(`/proc/${child}/stat`, 'utf8'), 2);
+        } catch {
+          // Ended between the listing and the read: its time is in the postmaster's children's now.
+        }
+      }
+      return total / 100;
+    } catch {
+      return Number.NaN;
     }
   }
 

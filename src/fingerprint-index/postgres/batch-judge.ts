@@ -9,16 +9,30 @@
  * depend on fingerprints only. Two stored documents are never within k of each other, so at most one
  * lies at distance 0 from a document: when there is one it is both the exact candidate and the
  * nearest, and the text hash only decides the kind (exact or near). For a match in the database that
- * comparison, and the matched URL, are left to the insert statement (`checkExact`, pg-insert-sql.ts).
+ * comparison, and the matched URL, are left to the insert statement (`checkExact`, pg-batch-sql.ts).
+ *
+ * With the second stage (`second`), a document the k rule did not match is compared with the stored
+ * documents its sketch keys list (pg-second-stage.ts): those of the database, whose sketches the
+ * transaction has read into `second.rows`, and those stored earlier in this batch; the best confirmed
+ * one makes it `similar`, as on SQLite.
  */
 import { popcount32 } from '../../fingerprint/fingerprint-codec.js';
 import type { Decision, IndexCandidate } from '../../types.js';
+import type { SimilarMatch } from '../second-stage.js';
+import type { SketchKeyTable } from '../sketch-key-table.js';
 import type { MemoryFingerprints, NearMatch } from './memory-fingerprints.js';
+import type { PgSecondStage, SketchRow } from './pg-second-stage.js';
+
+/** The second stage of one batch: the stage, and the sketches of the database candidates. */
+export interface BatchSecondStage {
+  readonly stage: PgSecondStage;
+  readonly rows: ReadonlyMap<number, SketchRow>;
+}
 
 /** A row to insert into neardup_documents. */
 export interface PlannedRow {
   readonly id: number;
-  kind: 'stored' | 'exact' | 'near';
+  kind: 'stored' | 'exact' | 'near' | 'similar';
   readonly doc: IndexCandidate;
   readonly hi: number;
   readonly lo: number;
@@ -26,8 +40,11 @@ export interface PlannedRow {
   matchId: number | null;
   /** The match is a database row at distance 0: the insert makes the kind 'exact' when its text hash is equal. */
   checkExact: boolean;
-  /** The matched URL when the match is in this batch (else read back by the insert). */
+  /** The matched URL when the match is in this batch or `similar` (else read back by the insert). */
   matchUrl: string | null;
+  /** The second stage's estimates (kind `similar`). */
+  similarity: number | null;
+  containment: number | null;
 }
 
 /** What the insert statement says of a rejected row whose match is in the database. */
@@ -46,12 +63,21 @@ export class BatchJudge {
   readonly #decisions: Array<Decision | PlannedRow> = [];
   /** Positions of #decisions that repeat an earlier decision on the URL. */
   readonly #repeatedAt = new Set<number>();
+  readonly #second: BatchSecondStage | null;
+  /** The batch's stored rows with sketches: their keys, and their sketch rows by id. */
+  readonly #batchKeys: SketchKeyTable | null;
+  readonly #batchSketches = new Map<number, SketchRow>();
 
   /**
    * `prior`: decisions recorded before this transaction, by URL. `ids`: ids allocated for this
    * transaction, ascending, at least one per document with a fingerprint.
    */
-  constructor(docs: readonly IndexCandidate[], prior: ReadonlyMap<string, Decision>, ids: readonly number[], memory: MemoryFingerprints) {
+  constructor(
+    docs: readonly IndexCandidate[], prior: ReadonlyMap<string, Decision>, ids: readonly number[], memory: MemoryFingerprints,
+    second: BatchSecondStage | null = null,
+  ) {
+    this.#second = second;
+    this.#batchKeys = second === null ? null : second.stage.batchTable();
     const firstByUrl = new Map<string, number>();
     let nextId = 0;
     for (const doc of docs) {
@@ -71,14 +97,40 @@ export class BatchJudge {
       const row = this.#judge(doc, ids[nextId++]!, memory);
       this.rows.push(row);
       this.#decisions.push(row);
-      if (row.kind === 'stored') this.stored.push(row);
+      if (row.kind === 'stored') this.#addStored(row);
     }
+  }
+
+  #addStored(row: PlannedRow): void {
+    this.stored.push(row);
+    const sketch = row.doc.sketch;
+    if (this.#second === null || sketch === undefined || sketch === null) return;
+    this.#batchKeys!.add(row.id, this.#second.stage.keysOf(sketch));
+    this.#batchSketches.set(row.id, { hi: row.hi, lo: row.lo, url: row.doc.url, sketch });
+  }
+
+  /** The second stage's match for a document the k rule did not match, or null. */
+  #similar(doc: IndexCandidate, hi: number, lo: number): SimilarMatch | null {
+    const sketch = doc.sketch;
+    if (this.#second === null || sketch === undefined || sketch === null) return null;
+    const { stage, rows } = this.#second;
+    const inDatabase = new Set<number>();
+    stage.candidates(sketch, inDatabase);
+    const inBatch = new Set<number>();
+    stage.batchCandidates(this.#batchKeys!, sketch, inBatch);
+    const a = stage.best(hi, lo, sketch, inDatabase, rows);
+    const b = stage.best(hi, lo, sketch, inBatch, this.#batchSketches);
+    if (a === null || b === null) return a ?? b;
+    // As one pass over both would choose: highest Jaccard, then the lowest id (database ids are lower).
+    return b.similarity > a.similarity ? b : a;
   }
 
   #judge(doc: IndexCandidate, id: number, memory: MemoryFingerprints): PlannedRow {
     const hi = doc.fingerprint!.hi >>> 0;
     const lo = doc.fingerprint!.lo >>> 0;
-    const row: PlannedRow = { id, kind: 'stored', doc, hi, lo, distance: null, matchId: null, checkExact: false, matchUrl: null };
+    const row: PlannedRow = {
+      id, kind: 'stored', doc, hi, lo, distance: null, matchId: null, checkExact: false, matchUrl: null, similarity: null, containment: null,
+    };
     let best: NearMatch | null = null;
     let inBatch: PlannedRow | null = null;
     for (const m of memory.matches(hi, lo)) {
@@ -92,7 +144,12 @@ export class BatchJudge {
         inBatch = s;
       }
     }
-    if (best === null) return row;
+    if (best === null) {
+      const similar = this.#similar(doc, hi, lo);
+      if (similar === null) return row;
+      Object.assign(row, { kind: 'similar', distance: similar.distance, matchId: similar.id, matchUrl: similar.url, similarity: similar.similarity, containment: similar.containment });
+      return row;
+    }
     row.distance = best.distance;
     row.matchId = best.id;
     if (inBatch !== null) {
@@ -117,6 +174,9 @@ export class BatchJudge {
     {
       if (!('doc' in d)) return d;
       if (d.kind === 'stored') return { kind: 'stored', id: d.id };
+      if (d.kind === 'similar') {
+        return { kind: 'similar', id: d.id, matchId: d.matchId!, matchUrl: d.matchUrl!, distance: d.distance!, similarity: d.similarity!, containment: d.containment! };
+      }
       const back = d.matchUrl === null ? inserted.get(d.id) : undefined;
       if (d.matchUrl === null && back === undefined) throw new Error(`the insert did not return row ${d.id}`);
       const kind = back?.kind ?? d.kind;

@@ -5,6 +5,8 @@
  * Keys, all below 2^50 (exact as JS numbers), in disjoint ranges:
  *   block  2^48 * 1 + position * 2^32 + value   one per block (k + 1 of them) of the fingerprint
  *   url    2^48 * 2 + (urlKey(url) mod 2^48)     the URL: it is judged once
+ *   sketch 2^48 * 3 + value                       one per sketch key (second stage on; pg-second-stage.ts
+ *                                                 argues why these cover its candidate search)
  * The text hash needs no key of its own: equal text hashes imply equal fingerprints (both are functions
  * of the normalised token sequence), so two exact copies already share all k + 1 block keys. (A lock per
  * text hash would only add one more lock per document to the server's lock table.)
@@ -30,6 +32,7 @@ import type { IndexCandidate } from '../../types.js';
 const RANGE = 2 ** 48;
 const BLOCK_BASE = RANGE;
 const URL_BASE = 2 * RANGE;
+const SKETCH_BASE = 3 * RANGE;
 
 /** The key of block `position` having `value`. */
 export function blockLockKey(position: number, value: number): number {
@@ -41,14 +44,24 @@ export function urlLockKey(url: string): number {
   return URL_BASE + (urlKey(url) % RANGE);
 }
 
-/** Adds the keys a document's judgement needs to `into`. */
-export function addDocumentKeys(doc: IndexCandidate, layout: BlockLayout, into: Set<number>): void {
+/** The key of a sketch key (a 32-bit sketch value). */
+export function sketchLockKey(value: number): number {
+  return SKETCH_BASE + (value >>> 0);
+}
+
+/**
+ * Adds the keys a document's judgement needs to `into`; `sketchKeys` (second stage on) gives the sketch
+ * values it is filed and looked up under.
+ */
+export function addDocumentKeys(doc: IndexCandidate, layout: BlockLayout, into: Set<number>, sketchKeys: ((sketch: Uint32Array) => Uint32Array) | null = null): void {
   into.add(urlLockKey(doc.url));
   const fp = doc.fingerprint;
   if (fp === null) return;
   for (let b = 0; b < layout.count; b++) {
     into.add(blockLockKey(b, blockValue(fp.hi >>> 0, fp.lo >>> 0, layout.starts[b]!, layout.widths[b]!)));
   }
+  if (sketchKeys === null || doc.sketch === undefined || doc.sketch === null) return;
+  for (const value of sketchKeys(doc.sketch)) into.add(sketchLockKey(value));
 }
 
 /** The keys, distinct and ascending (the order every transaction takes them in). */

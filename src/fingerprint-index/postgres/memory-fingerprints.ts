@@ -24,18 +24,14 @@ export class MemoryFingerprints {
   #los: Uint32Array;
   readonly #list = new IdList();
 
+  /** Adopts the loaded rows' arrays (no copy) and builds the candidate table from them, in ascending id order. */
   constructor(layout: BlockLayout, rows: StoredRows) {
     this.k = layout.distance;
-    const maxId = rows.count === 0 ? 0 : rows.ids[rows.count - 1]!;
-    this.#his = new Uint32Array(Math.max(1024, Math.ceil((maxId + 1) * 1.25)));
-    this.#los = new Uint32Array(this.#his.length);
-    const { ids, his, los, count } = rows;
-    for (let i = 0; i < count; i++) {
-      this.#his[ids[i]!] = his[i]!;
-      this.#los[ids[i]!] = los[i]!;
-    }
+    this.#his = rows.his;
+    this.#los = rows.los;
+    const { his, los, present, maxId } = rows;
     const feed = (visit: (id: number, hi: number, lo: number) => void) => {
-      for (let i = 0; i < count; i++) visit(ids[i]!, his[i]!, los[i]!);
+      for (let id = 1; id <= maxId; id++) if (present[id] === 1) visit(id, his[id]!, los[id]!);
     };
     this.#table = rows.counts === null ? buildCandidateTable(layout, feed, maxId) : PairedBlockTable.build(layout, feed, { counts: rows.counts });
   }

@@ -11,24 +11,38 @@
  * visible to S and read now (if xid ≥ horizon) or before (if not): horizon moves to xmin(S).
  * Rows read again (xid ≥ horizon, already added) are recognised by id in `recent`, which holds the
  * added rows with xid ≥ horizon and is pruned as the horizon moves. A transaction that stays open holds
- * the horizon back, so catch-ups re-read the rows since it began (correct, slower): keep writers'
- * transactions short.
+ * the horizon back, and with several writers one always is open; so a catch-up leaves out the
+ * transactions whose rows are already in the table (`seen`: the xids in `recent`): a transaction's rows
+ * become visible all at once at its commit, so a transaction the table has one stored row of, it has
+ * every stored row of (read in one snapshot, or this process's own commit). Only stored rows are read:
+ * the table holds nothing else.
  */
 
-/** The statement: rows with xid ≥ horizon, then one row (null id) carrying the snapshot's xmin. */
-export function catchUpSql(horizon: number): string {
+/**
+ * The statement: one row of (the new stored rows packed as bytes, the snapshot's xmin), both read in the
+ * same snapshot. Each packed row is id, fingerprint and xid (8 bytes each, big-endian), then the length
+ * of its sketch keys (int32, -1: none) and the keys: with `keyBytes` > 0 (second stage on) a stored row
+ * brings its sketch's first `keyBytes` bytes. One value instead of a row per document: a few hundred rows
+ * come back per catch-up with several writers, and formatting and parsing them one by one cost both sides
+ * more than the rest of the statement.
+ */
+export function catchUpSql(horizon: number, keyBytes = 0, seen: readonly number[] = []): string {
   if (!Number.isSafeInteger(horizon) || horizon < 0) throw new Error(`not a transaction id: ${horizon}`);
-  return `SELECT id::float8, kind = 'stored', ((fingerprint >> 32) & 4294967295)::float8, (fingerprint & 4294967295)::float8, xid::text
-  FROM neardup_documents WHERE xid >= '${horizon}'::xid8
-UNION ALL
-SELECT NULL, NULL, NULL, NULL, pg_snapshot_xmin(pg_current_snapshot())::text`;
+  if (!Number.isSafeInteger(keyBytes) || keyBytes < 0) throw new Error(`not a byte count: ${keyBytes}`);
+  for (const xid of seen) if (!Number.isSafeInteger(xid) || xid < 0) throw new Error(`not a transaction id: ${xid}`);
+  const keys = keyBytes === 0 ? 'NULL::bytea' : `(SELECT substring(s.sketch from 1 for ${keyBytes}) FROM neardup_sketches s WHERE s.id = d.id)`;
+  const unseen = seen.length === 0 ? '' : ` AND xid <> ALL('{${seen.join(',')}}'::xid8[])`;
+  return `SELECT string_agg(int8send(id) || int8send(fingerprint) || int8send(xid::text::bigint) || int4send(coalesce(length(k), -1)) || coalesce(k, ''::bytea), ''::bytea),
+  pg_snapshot_xmin(pg_current_snapshot())::text
+FROM (SELECT id, fingerprint, xid, ${keys} AS k FROM neardup_documents d WHERE xid >= '${horizon}'::xid8 AND kind = 'stored'${unseen}) AS r`;
 }
 
 /** The xmin of the current statement's snapshot, and the rows a load with that snapshot saw near it. */
 export const XMIN_SQL = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text`;
 export const RECENT_STORED_SQL = `SELECT id::float8, xid::text FROM neardup_documents WHERE xid >= $1::xid8 AND kind = 'stored'`;
 
-export type CatchUpRow = [id: number | null, stored: boolean | null, hi: number | null, lo: number | null, xid: string];
+/** The catch-up statement's one row: packed rows (null: none), xmin. */
+export type CatchUpRow = [rows: Buffer | null, xmin: string];
 
 /** The horizon and the recently added rows above it (see the module comment). */
 export class CatchUpWindow {
@@ -49,23 +63,35 @@ export class CatchUpWindow {
     if (xid >= this.#horizon) this.#recent.set(id, xid);
   }
 
+  /** The transactions (xid ≥ horizon) whose stored rows are all in the table (see the module comment). */
+  get seen(): number[] {
+    return [...new Set(this.#recent.values())];
+  }
+
   /** True when the row is already in the table. */
   has(id: number): boolean {
     return this.#recent.has(id);
   }
 
   /** Applies a catch-up's result: calls `add` for each stored row not added yet, then moves the horizon. */
-  apply(rows: readonly CatchUpRow[], add: (id: number, hi: number, lo: number) => void): void {
-    let xmin = this.#horizon;
-    for (const [id, stored, hi, lo, xid] of rows) {
-      if (id === null) {
-        xmin = Math.max(xmin, Number(xid));
-        continue;
+  apply(result: CatchUpRow, add: (id: number, hi: number, lo: number, keys: Uint8Array | null) => void): void {
+    const [packed, xminText] = result;
+    if (packed !== null) {
+      const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+      for (let at = 0; at < packed.length;) {
+        if (packed.length - at < 28 || view.getUint32(at) !== 0) throw new Error('catch-up rows are not (id < 2^32, fingerprint, xid, keys)');
+        const id = view.getUint32(at + 4);
+        const xid = view.getUint32(at + 16) * 2 ** 32 + view.getUint32(at + 20);
+        const length = view.getInt32(at + 24);
+        const keys = length < 0 ? null : packed.subarray(at + 28, at + 28 + length);
+        if (!this.#recent.has(id)) {
+          add(id, view.getUint32(at + 8), view.getUint32(at + 12), keys);
+          this.#recent.set(id, xid);
+        }
+        at += 28 + Math.max(0, length);
       }
-      if (stored !== true || this.#recent.has(id)) continue;
-      add(id, hi!, lo!);
-      this.#recent.set(id, Number(xid));
     }
+    const xmin = Math.max(this.#horizon, Number(xminText));
     if (xmin === this.#horizon) return;
     this.#horizon = xmin;
     for (const [id, xid] of this.#recent) if (xid < xmin) this.#recent.delete(id);

@@ -7,7 +7,9 @@
  * locks of every document's blocks and URL, in ascending order (lock-keys.ts has the argument
  * why two documents within k are then never both stored, without any global lock); then catches the
  * table up with the rows other writers committed (pg-catch-up.ts); then judges in memory (batch-judge.ts),
- * inserts, commits, and only then adds its own stored rows to the table.
+ * inserts, commits, and only then adds its own stored rows to the table. With the second stage
+ * (`verify`, pg-second-stage.ts) the sketch keys are locked and caught up too, and the sketches of
+ * candidates read inside the transaction.
  *
  * Faults (pg-session.ts): opening fails with one line; a lost server is waited for and the interrupted
  * transaction run again, which is safe because a URL's earlier decision is returned, never a second one.
@@ -21,39 +23,49 @@ import { blockLayout, type BlockLayout } from '../block-layout.js';
 import type { IndexStats, Match } from '../fingerprint-index.js';
 import type { IndexBackend } from '../index-backend.js';
 import { validateParams } from '../../fingerprint/fingerprint-params.js';
-import { assertSameParams, paramsToJson } from '../index-schema.js';
 import { assertLinks, assertSkip } from '../index-options.js';
+import { resolveSecondStage, type SecondStageOptions } from '../second-stage.js';
 import { BatchJudge, type InsertedRow } from './batch-judge.js';
 import { loadStoredRows } from './load-stored-rows.js';
 import { addDocumentKeys, sortedKeys, urlLockKey } from './lock-keys.js';
 import { MemoryFingerprints } from './memory-fingerprints.js';
-import { beginSql, commitSql } from './pg-batch-sql.js';
+import { allocatedIds, beginSql, commitSql, priorSql } from './pg-batch-sql.js';
 import { CatchUpWindow, catchUpSql, type CatchUpRow } from './pg-catch-up.js';
 import { assertFingerprint, assertTextHash, assertUrl } from '../index-options.js';
 import { toRejected, toStored, type DocumentRow } from '../index-statements.js';
-import { DOCUMENT_COLUMNS, assertCandidateForPg } from './pg-document-rows.js';
+import { assertCandidateForPg, documentColumns, priorDecisions, type PriorRow } from './pg-document-rows.js';
 import { parsePgUrl } from './pg-errors.js';
-import { PG_LINKS_IN_MAIN, PG_SCHEMA_VERSION, SETUP_LOCK_KEY, pgSchemaStatements } from './pg-schema.js';
+import { PgSecondStage, readSketchRows, type SketchRow } from './pg-second-stage.js';
+import { readStoredParams, setUpIndex } from './pg-setup.js';
 import { PgSession, type PgSessionOptions } from './pg-session.js';
 
 export interface PgIndexOptions extends PgSessionOptions {
   /** Fingerprint parameters; a database made with other ones is refused. */
   readonly params: FingerprintParams;
   /**
-   * Documents per check-and-insert transaction in checkAndInsertMany: each takes k + 2 advisory locks
-   * (block keys and URL), which must fit the server's lock table (max_locks_per_transaction ×
-   * max_connections, 6,400 by default, shared by all writers: 8 writers × 100 × 5 = 4,000). @default 100
+   * Documents per check-and-insert transaction in checkAndInsertMany, at most: each takes k + 2 advisory
+   * locks (block keys and URL), plus up to `verify.candidateKeys` with the second stage, and a
+   * transaction takes at most LOCK_BUDGET of them (a batch is cut earlier when they would pass it), so
+   * that 8 writers fit the server's lock table (max_locks_per_transaction × max_connections, 6,400 by
+   * default, shared by all writers). @default 100
    */
   readonly batchSize?: number;
   /** Recorded with each document this process stores (see corpusTransaction). @default null */
   readonly writer?: string | null;
   /** Open for reading only: no schema is created, writes are refused. @default false */
   readonly readonly?: boolean;
+  /**
+   * The verified second stage (as IndexOptions.verify on SQLite): documents with a sketch that the k
+   * rule did not match are checked against stored ones sharing sketch keys, kind `similar`. Null: k
+   * only. Every writer of an index should use the same settings. @default null
+   */
+  readonly verify?: SecondStageOptions | null;
 }
 
 const PAGE_ROWS = 1000;
+/** Lock keys per check-and-insert transaction, at most (see PgIndexOptions.batchSize): 8 writers × 500 fit 6,400. */
+const LOCK_BUDGET = 500;
 
-type PriorRow = [string, number | null, 'stored' | 'exact' | 'near' | null, number | null, number | null, string | null, SkipReason | null];
 
 export class PgFingerprintIndex implements IndexBackend {
   readonly params: FingerprintParams;
@@ -64,12 +76,17 @@ export class PgFingerprintIndex implements IndexBackend {
   readonly #session: PgSession;
   readonly #batchSize: number;
   readonly #writer: string | null;
+  readonly #verify: SecondStageOptions | null;
+  #second: PgSecondStage | null = null;
+  /** Columns read back for a document (documentColumns). */
+  #columns = documentColumns(true);
   #memory: MemoryFingerprints | null = null;
   #window: CatchUpWindow | null = null;
   #openSeconds = 0;
 
-  private constructor(session: PgSession, params: FingerprintParams, readonly: boolean, batchSize: number, writer: string | null) {
+  private constructor(session: PgSession, params: FingerprintParams, readonly: boolean, batchSize: number, writer: string | null, verify: SecondStageOptions | null) {
     this.#session = session;
+    this.#verify = verify;
     this.#writer = writer;
     this.params = params;
     this.layout = blockLayout(params.distance);
@@ -98,12 +115,14 @@ export class PgFingerprintIndex implements IndexBackend {
     if (writer !== null && (typeof writer !== 'string' || writer === '')) {
       throw new ValidationError(`Expected \`writer\` to be a non-empty string or null, got ${describeValue(writer)}`);
     }
+    const verify = resolveSecondStage(options.verify);
     const session = new PgSession(target, options);
     const started = performance.now();
     await session.open();
     try {
-      const index = new PgFingerprintIndex(session, params, readonly, batchSize, writer);
-      await session.transaction((client) => index.#setUp(client));
+      const index = new PgFingerprintIndex(session, params, readonly, batchSize, writer, verify);
+      const setUp = await session.transaction((client) => setUpIndex(client, params, index.layout, readonly, index.label));
+      index.#columns = documentColumns(setUp.secondStage);
       if (!readonly) await index.#ensureMemory();
       index.#openSeconds = (performance.now() - started) / 1000;
       return index;
@@ -176,7 +195,18 @@ export class PgFingerprintIndex implements IndexBackend {
     for (const doc of docs) assertCandidateForPg(doc);
     this.#assertWritable();
     const out: Decision[] = [];
-    for (let at = 0; at < docs.length; at += this.#batchSize) out.push(...(await this.#judgeBatch(docs.slice(at, at + this.#batchSize))));
+    // Transactions of at most batchSize documents and LOCK_BUDGET lock keys (counted per document, an upper bound).
+    const perDoc = this.layout.count + 1;
+    for (let at = 0; at < docs.length;) {
+      let end = at;
+      for (let keys = 0; end < docs.length && end - at < this.#batchSize; end++) {
+        const sketch = this.#verify === null ? null : (docs[end]!.sketch ?? null);
+        keys += perDoc + (sketch === null ? 0 : Math.min(sketch.length, this.#verify!.candidateKeys));
+        if (keys > LOCK_BUDGET && end > at) break;
+      }
+      out.push(...(await this.#judgeBatch(docs.slice(at, end))));
+      at = end;
+    }
     return out;
   }
 
@@ -193,12 +223,7 @@ export class PgFingerprintIndex implements IndexBackend {
         [url, reason, detail, Date.now()],
       );
       if ((result.rowCount ?? 0) > 0) return { kind: 'skipped', reason };
-      const prior = await client.query({
-        text: `SELECT d.url, d.id::float8, d.kind, d.distance, d.match_id::float8, m.url, NULL
-                 FROM neardup_documents d LEFT JOIN neardup_documents m ON m.id = d.match_id WHERE d.url = $1
-               UNION ALL SELECT s.url, NULL, NULL, NULL, NULL, NULL, s.reason FROM neardup_skipped s WHERE s.url = $1`,
-        values: [url], rowMode: 'array',
-      });
+      const prior = await client.query({ text: priorSql('ARRAY[$1::text]'), values: [url], rowMode: 'array' });
       const earlier = priorDecisions(prior.rows as PriorRow[]).get(url);
       if (earlier === undefined) throw new IndexError(`The PostgreSQL index kept no decision for \`${url}\` it refused to record a skip for`);
       return { ...earlier, repeated: true };
@@ -236,7 +261,7 @@ export class PgFingerprintIndex implements IndexBackend {
   async get(id: number): Promise<StoredDocument | undefined> {
     if (!Number.isSafeInteger(id)) throw new ValidationError(`Expected \`id\` to be an integer, got ${describeValue(id)}`);
     const { rows } = await this.#session.run((c) =>
-      c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM neardup_documents WHERE id = $1 AND kind = 'stored'`, [id]),
+      c.query<DocumentRow>(`SELECT ${this.#columns} FROM neardup_documents WHERE id = $1 AND kind = 'stored'`, [id]),
     );
     return rows.length === 0 ? undefined : toStored(rows[0]!);
   }
@@ -244,7 +269,7 @@ export class PgFingerprintIndex implements IndexBackend {
   /** The stored or rejected document recorded for a URL. */
   async getByUrl(url: string): Promise<StoredDocument | RejectedDocument | undefined> {
     assertUrl(url);
-    const { rows } = await this.#session.run((c) => c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM neardup_documents WHERE url = $1`, [url]));
+    const { rows } = await this.#session.run((c) => c.query<DocumentRow>(`SELECT ${this.#columns} FROM neardup_documents WHERE url = $1`, [url]));
     if (rows.length === 0) return undefined;
     return rows[0]!.kind === 'stored' ? toStored(rows[0]!) : toRejected(rows[0]!);
   }
@@ -259,7 +284,7 @@ export class PgFingerprintIndex implements IndexBackend {
     if (ids.length > 0 && this.#writer !== null) {
       const { rows } = await this.#session.run((c) =>
         c.query<DocumentRow>(
-          `SELECT ${DOCUMENT_COLUMNS} FROM neardup_documents WHERE id = ANY($1::bigint[]) AND kind = 'stored' AND writer = $2`,
+          `SELECT ${this.#columns} FROM neardup_documents WHERE id = ANY($1::bigint[]) AND kind = 'stored' AND writer = $2`,
           [ids, this.#writer],
         ),
       );
@@ -297,7 +322,6 @@ export class PgFingerprintIndex implements IndexBackend {
       `SELECT kind, count(*)::float8 FROM neardup_documents GROUP BY kind
        UNION ALL SELECT 'skipped', count(*)::float8 FROM neardup_skipped`, [],
     );
-    // No second stage on PostgreSQL yet: `similar` stays 0.
     const counts: { -readonly [K in keyof IndexStats]: number } = { stored: 0, exact: 0, near: 0, similar: 0, skipped: 0 };
     for (const [kind, n] of rows) counts[kind] = n;
     return counts;
@@ -315,32 +339,16 @@ export class PgFingerprintIndex implements IndexBackend {
     if (this.readonly) throw new IndexError(`Index ${this.label} is open read-only`);
   }
 
-  async #setUp(client: pg.Client): Promise<void> {
-    // Two processes opening an empty database at once: one creates, the other waits and then checks.
-    await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SETUP_LOCK_KEY]);
-    const stored = await readStoredParams(client);
-    if (stored !== null) {
-      assertSameParams(stored, this.params, this.label);
-      if (!this.readonly) await client.query(PG_LINKS_IN_MAIN);
-      return;
-    }
-    if (this.readonly) throw new IndexError(`${this.label} holds no neardup index`);
-    for (const sql of pgSchemaStatements(this.layout)) await client.query(sql);
-    const meta: Array<[string, string]> = [
-      ['params', paramsToJson(this.params)],
-      ['layout', JSON.stringify({ starts: this.layout.starts, widths: this.layout.widths })],
-      ['schema_version', String(PG_SCHEMA_VERSION)],
-      ['created_at', new Date().toISOString()],
-    ];
-    for (const [key, value] of meta) await client.query('INSERT INTO neardup_meta (key, value) VALUES ($1, $2)', [key, value]);
-  }
-
   async #ensureMemory(): Promise<MemoryFingerprints> {
     if (this.#memory !== null) return this.#memory;
-    const rows = await this.#session.run(async (client) => {
-      const estimate = await client.query({ text: "SELECT reltuples::float8 FROM pg_class WHERE relname = 'neardup_documents'", rowMode: 'array' });
-      return loadStoredRows(client, Math.max(0, Number(estimate.rows[0]?.[0] ?? 0)), this.layout);
+    let second: PgSecondStage | null = null;
+    const rows = await this.#session.run((client) => {
+      // A fresh key table per attempt: a load cut short by a lost connection is run again from its start.
+      second = this.#verify === null ? null : new PgSecondStage(this.#verify);
+      const stage = second;
+      return loadStoredRows(client, this.layout, stage === null ? null : { keyBytes: stage.keyBytes, add: (id, keys) => stage.add(id, keys) });
     });
+    this.#second = second;
     const memory = new MemoryFingerprints(this.layout, rows);
     const window = new CatchUpWindow(rows.horizon);
     for (const [id, xid] of rows.recent) window.added(id, xid);
@@ -350,35 +358,61 @@ export class PgFingerprintIndex implements IndexBackend {
   }
 
   async #catchUp(client: pg.Client): Promise<void> {
+    const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon, this.#second?.keyBytes ?? 0, this.#window!.seen), rowMode: 'array' });
+    this.#applyCatchUp(rows[0]!);
+  }
+
+  #applyCatchUp(result: CatchUpRow): void {
     const memory = this.#memory!;
-    const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon), rowMode: 'array' });
-    this.#window!.apply(rows, (id, hi, lo) => memory.add(id, hi, lo));
+    const second = this.#second;
+    this.#window!.apply(result, (id, hi, lo, keys) => {
+      memory.add(id, hi, lo);
+      if (second !== null && keys !== null) second.add(id, keys);
+    });
+  }
+
+  /**
+   * The sketches of the stored documents the second stage lists for the batch's documents that no
+   * stored fingerprint matches within k (read inside the transaction; none read when there are none).
+   */
+  async #candidateSketches(client: pg.Client, docs: readonly IndexCandidate[], prior: ReadonlyMap<string, Decision>): Promise<Map<number, SketchRow>> {
+    const second = this.#second!;
+    const ids = new Set<number>();
+    for (const doc of docs) {
+      const { fingerprint, sketch } = doc;
+      if (fingerprint === null || sketch === undefined || sketch === null || prior.has(doc.url)) continue;
+      if (this.#memory!.matches(fingerprint.hi >>> 0, fingerprint.lo >>> 0).length === 0) second.candidates(sketch, ids);
+    }
+    return readSketchRows(client, ids);
   }
 
   /** One transaction in two round trips (pg-batch-sql.ts): locks, catch-up, earlier decisions, ids; inserts. */
   async #judgeBatch(docs: readonly IndexCandidate[]): Promise<Decision[]> {
     const memory = await this.#ensureMemory();
+    const second = this.#second;
     const keys = new Set<number>();
-    for (const doc of docs) addDocumentKeys(doc, this.layout, keys);
+    for (const doc of docs) addDocumentKeys(doc, this.layout, keys, second === null ? null : (sketch) => second.keysOf(sketch));
     const lockKeys = sortedKeys(keys);
     const urls = [...new Set(docs.map((d) => d.url))];
     const idCount = docs.filter((d) => d.fingerprint !== null).length;
     const { decisions, judge, xid } = await this.#session.run(async (client) => {
       try {
-        const first = (await client.query({ text: beginSql(lockKeys, this.#window!.horizon, urls, idCount), rowMode: 'array' })) as unknown as pg.QueryArrayResult[];
-        this.#window!.apply(first[2]!.rows as CatchUpRow[], (id, hi, lo) => memory.add(id, hi, lo));
+        const begin = beginSql(lockKeys, this.#window!, urls, idCount, second?.keyBytes ?? 0);
+        const first = (await client.query({ text: begin, rowMode: 'array' })) as unknown as pg.QueryArrayResult[];
+        this.#applyCatchUp(first[2]!.rows[0] as CatchUpRow);
         const prior = priorDecisions(first[3]!.rows as PriorRow[]);
-        const ids = (first[4]!.rows as [number][]).map((r) => r[0]).sort((a, b) => a - b);
-        const judge = new BatchJudge(docs, prior, ids, memory);
+        const ids = allocatedIds((first[4]!.rows[0] as [string | null])[0]);
+        const sketches = second === null ? null : { stage: second, rows: await this.#candidateSketches(client, docs, prior) };
+        const judge = new BatchJudge(docs, prior, ids, memory, sketches);
         const text = commitSql(this.layout, judge.rows, judge.skips, Date.now(), this.#writer);
-        const second = (await client.query({ text, rowMode: 'array' })) as unknown as pg.QueryArrayResult | pg.QueryArrayResult[];
-        const results = Array.isArray(second) ? second : [second];
+        const reply = (await client.query({ text, rowMode: 'array' })) as unknown as pg.QueryArrayResult | pg.QueryArrayResult[];
+        const results = Array.isArray(reply) ? reply : [reply];
         const inserted = new Map<number, InsertedRow>();
         let xid = 0;
         if (judge.rows.length > 0) {
-          for (const [id, kind, rowXid, matchUrl] of results[0]!.rows as [number, 'stored' | 'exact' | 'near', string, string | null][]) {
-            xid = Number(rowXid);
-            if (kind !== 'stored' && matchUrl !== null) inserted.set(id, { kind, matchUrl });
+          for (const [rowXid, id, kind, matchUrl] of results[0]!.rows as [string | null, number | null, 'exact' | 'near' | null, string | null][]) {
+            if (rowXid !== null) xid = Number(rowXid);
+            else inserted.set(id!, { kind: kind!, matchUrl: matchUrl! });
           }
         }
         return { decisions: judge.decisions(inserted), judge, xid };
@@ -390,6 +424,7 @@ export class PgFingerprintIndex implements IndexBackend {
     // Committed: only now do this process's own stored rows join its table.
     for (const row of judge.stored) {
       memory.add(row.id, row.hi, row.lo);
+      if (second !== null && row.doc.sketch !== undefined && row.doc.sketch !== null) second.add(row.id, second.keysOf(row.doc.sketch));
       this.#window!.added(row.id, xid);
     }
     return decisions;
@@ -404,30 +439,11 @@ export class PgFingerprintIndex implements IndexBackend {
     let after = 0;
     for (;;) {
       const { rows } = await this.#session.run((c) =>
-        c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM neardup_documents WHERE ${where} AND id > $1 ORDER BY id LIMIT ${PAGE_ROWS}`, [after]),
+        c.query<DocumentRow>(`SELECT ${this.#columns} FROM neardup_documents WHERE ${where} AND id > $1 ORDER BY id LIMIT ${PAGE_ROWS}`, [after]),
       );
       yield* rows;
       if (rows.length < PAGE_ROWS) return;
       after = rows[rows.length - 1]!.id;
     }
   }
-}
-
-async function readStoredParams(client: pg.Client): Promise<FingerprintParams | null> {
-  const exists = await client.query({ text: "SELECT to_regclass('neardup_meta') IS NOT NULL", rowMode: 'array' });
-  if (exists.rows[0][0] !== true) return null;
-  const { rows } = await client.query({ text: "SELECT value FROM neardup_meta WHERE key = 'params'", rowMode: 'array' });
-  if (rows.length === 0) throw new IndexError('The PostgreSQL index has no fingerprint parameters (neardup_meta.params is missing)');
-  return validateParams(JSON.parse(rows[0][0] as string));
-}
-
-function priorDecisions(rows: readonly PriorRow[]): Map<string, Decision> {
-  const prior = new Map<string, Decision>();
-  for (const [url, id, kind, distance, matchId, matchUrl, reason] of rows) {
-    if (kind === null) {
-      if (!prior.has(url)) prior.set(url, { kind: 'skipped', reason: reason! });
-    } else if (kind === 'stored') prior.set(url, { kind, id: id! });
-    else prior.set(url, { kind, id: id!, matchId: matchId ?? 0, matchUrl: matchUrl ?? '', distance: kind === 'exact' ? 0 : (distance ?? 0) } as Decision);
-  }
-  return prior;
 }

@@ -10,6 +10,10 @@
  *                    sharding by block value (Citus); lookups use each process's in-memory table.
  *                    writer: the id of the process's data folder that stored the row (its corpus
  *                    has the line; see open-index-backend.ts), null when not given.
+ *                    similarity, containment: the second stage's estimates (kind 'similar').
+ * neardup_sketches   the feature-set sketch of stored documents (second stage on; 4 bytes a value,
+ *                    little-endian, as on SQLite), in a table of its own so that the fingerprints' COPY
+ *                    on open does not read them; loaded (keys only) when the second stage is on.
  * neardup_skipped    pages recorded with a reason instead of a fingerprint.
  * neardup_links      distinct (to_url, from_url) pairs with in_main (1: the link lies in the linking
  *                    page's main text), for citation counts (report/citation-counts.ts).
@@ -19,8 +23,8 @@
 import type { BlockLayout } from '../block-layout.js';
 import { blockColumns } from '../index-schema.js';
 
-/** The schema version this code writes (meta 'schema_version'). */
-export const PG_SCHEMA_VERSION = 1;
+/** The schema version this code writes (meta 'schema_version'); 2 added the second stage (additive, PG_SECOND_STAGE_UPGRADE). */
+export const PG_SCHEMA_VERSION = 2;
 
 /** The advisory lock key (bigint) serialising schema creation between processes opening a new database. */
 export const SETUP_LOCK_KEY = '7954611965739925504'; // 'ndup' << 32: above every key lock-keys.ts makes (< 2^50)
@@ -30,6 +34,7 @@ export function insertColumns(layout: BlockLayout): string[] {
   return [
     'kind', 'url', 'fingerprint', ...blockColumns(layout), 'text_hash', 'distance', 'match_id', 'final_url', 'title',
     'language', 'text_length', 'fetched_at', 'canonical_url', 'published_at', 'last_modified', 'depth', 'writer',
+    'similarity', 'containment',
   ];
 }
 
@@ -37,7 +42,7 @@ export function insertColumns(layout: BlockLayout): string[] {
 export function insertTypes(layout: BlockLayout): string[] {
   return [
     'text', 'text', 'bigint', ...blockColumns(layout).map(() => 'bigint'), 'text', 'integer', 'bigint', 'text', 'text',
-    'text', 'integer', 'bigint', 'text', 'text', 'text', 'integer', 'text',
+    'text', 'integer', 'bigint', 'text', 'text', 'text', 'integer', 'text', 'float8', 'float8',
   ];
 }
 
@@ -49,7 +54,7 @@ export function pgSchemaStatements(layout: BlockLayout): string[] {
     `CREATE TABLE neardup_documents (
   id bigint PRIMARY KEY,
   xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
-  kind text NOT NULL CHECK (kind IN ('stored', 'exact', 'near')),
+  kind text NOT NULL CONSTRAINT neardup_documents_kind_check CHECK (kind IN ('stored', 'exact', 'near', 'similar')),
   url text NOT NULL UNIQUE,
   fingerprint bigint NOT NULL,
 ${blocks}
@@ -65,8 +70,11 @@ ${blocks}
   published_at text,
   last_modified text,
   depth integer,
-  writer text
+  writer text,
+  similarity float8,
+  containment float8
 )`,
+    `CREATE TABLE neardup_sketches (id bigint PRIMARY KEY, sketch bytea NOT NULL)`,
     `CREATE SEQUENCE neardup_documents_id_seq AS bigint MINVALUE 1 MAXVALUE 4294967295 OWNED BY neardup_documents.id`,
     `CREATE INDEX neardup_documents_xid ON neardup_documents (xid)`,
     `CREATE TABLE neardup_skipped (url text PRIMARY KEY, reason text NOT NULL, detail text, at bigint NOT NULL)`,
@@ -79,3 +87,16 @@ ${blocks}
  * old rows read as 0, not in the main text). Run when an index is opened for writing.
  */
 export const PG_LINKS_IN_MAIN = 'ALTER TABLE neardup_links ADD COLUMN IF NOT EXISTS in_main smallint NOT NULL DEFAULT 0';
+
+/**
+ * Brings a schema-1 index up to schema 2 (the second stage: kind 'similar', similarity, containment,
+ * neardup_sketches). Additive: old rows keep their meaning. Run under SETUP_LOCK_KEY by a writer that
+ * finds schema_version 1.
+ */
+export const PG_SECOND_STAGE_UPGRADE = [
+  'ALTER TABLE neardup_documents ADD COLUMN IF NOT EXISTS similarity float8, ADD COLUMN IF NOT EXISTS containment float8',
+  'ALTER TABLE neardup_documents DROP CONSTRAINT IF EXISTS neardup_documents_kind_check',
+  "ALTER TABLE neardup_documents ADD CONSTRAINT neardup_documents_kind_check CHECK (kind IN ('stored', 'exact', 'near', 'similar'))",
+  'CREATE TABLE IF NOT EXISTS neardup_sketches (id bigint PRIMARY KEY, sketch bytea NOT NULL)',
+  "UPDATE neardup_meta SET value = '2' WHERE key = 'schema_version'",
+];
