@@ -9,6 +9,7 @@
  * keeps the records in memory and writes here after each batch.
  */
 import type pg from 'pg';
+import { SETUP_LOCK_KEY } from './pg-schema.js';
 import type { PgSession } from './pg-session.js';
 
 /** A flag as stored: kind as text, evidence as JSON text. */
@@ -47,6 +48,9 @@ export class PgCascadeTables {
   /** Creates the tables when missing (`readonly`: only reads, nothing created). */
   static async open(session: PgSession, readonly = false): Promise<PgCascadeTables> {
     if (!readonly) await session.transaction(async (client) => {
+      // Serialised with the index's own setup: two processes creating a table at once collide in
+      // pg_type even with IF NOT EXISTS.
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SETUP_LOCK_KEY]);
       for (const sql of TABLES) await client.query(sql);
     });
     return new PgCascadeTables(session);
