@@ -77,7 +77,7 @@ describe('import rules of src/', () => {
     expect(crossing.length).toBeGreaterThan(100);
     expect([...new Set(files.map(areaOf))].filter((area) => !(area in ALLOWED))).toEqual([]);
     expect(edges.map((e) => `${e.file} → ${e.target}`)).toEqual(expect.arrayContaining([
-      'crawl/crawl.ts → pipeline.ts', 'analyze/analyze-normalized-text.ts → text/token-table.ts', 'cli.ts → cli/shared.ts',
+      'crawl/dedup-stage.ts → pipeline.ts', 'analyze/analyze-normalized-text.ts → text/token-table.ts', 'cli.ts → cli/shared.ts',
     ]));
   });
 
