@@ -111,22 +111,28 @@ export function attributeByContainment(record: CascadeRecord, candidates: readon
   const bestShare = new Array<number>(paragraphs).fill(CONTAINMENT);
   if (candidates.length === 0) return best;
   const { first, more } = paragraphOfShingle(record);
+  // Shingles also held by later paragraphs (rare: a repeated phrase), so the merge reads `more` only for them.
+  const inMore = new Uint8Array(first.length);
+  for (const at of more.keys()) inMore[at] = 1;
   const shared = new Int32Array(paragraphs);
   const a = record.shingles;
   candidates.forEach((c, ci) => {
     shared.fill(0);
     const b = c.shingles;
+    const aLength = a.length;
+    const bLength = b.length;
     let i = 0;
     let j = 0;
-    while (i < a.length && j < b.length) {
-      if (a[i] === b[j]) {
+    while (i < aLength && j < bLength) {
+      const x = a[i]!;
+      const y = b[j]!;
+      if (x === y) {
         const k = first[i]!;
         if (k >= 0) shared[k]!++;
-        const also = more.get(i);
-        if (also !== undefined) for (const m of also) shared[m]!++;
+        if (inMore[i] === 1) for (const m of more.get(i)!) shared[m]!++;
         i++;
         j++;
-      } else if (a[i]! < b[j]!) {
+      } else if (x < y) {
         i++;
       } else {
         j++;
