@@ -57,13 +57,18 @@ class HitCounter {
   #counts = new Int32Array(1024);
   readonly #touched: number[] = [];
 
-  bump(id: number): void {
+  /** Makes room for ids up to `id` (called for every id indexed, so that lookups need no check). */
+  reserve(id: number): void {
     if (id >= this.#counts.length) {
       const grown = new Int32Array(Math.max(id + 1, 2 * this.#counts.length));
       grown.set(this.#counts);
       this.#counts = grown;
     }
-    if (this.#counts[id]!++ === 0) this.#touched.push(id);
+  }
+
+  /** Counts a hit for every id `postings` holds under `hash`. */
+  countHits(postings: HashPostings, hash: number): void {
+    postings.countHits(hash, this.#counts, this.#touched);
   }
 
   /** The hits of the ids takeRanked last returned. */
@@ -89,7 +94,6 @@ export class IndexedCascadeStore implements CascadeStore {
   /** Ids deleted since they were indexed (their postings stay; lookups skip them). */
   readonly #deleted = new Set<number>();
   readonly #hits = new HitCounter();
-  readonly #bump = (id: number): void => this.#hits.bump(id);
   #size = 0;
 
   constructor(source: CascadeRecordSource = new MemoryRecordSource()) {
@@ -109,6 +113,7 @@ export class IndexedCascadeStore implements CascadeStore {
   /** Indexes a page whose record the source holds already (loading a store, catching up). */
   index(id: number, record: Pick<CascadeRecord, 'tagSketch' | 'shingles'>): void {
     this.#deleted.delete(id);
+    this.#hits.reserve(id);
     const tag = record.tagSketch;
     if (tag !== null) for (let i = 0; i < tag.length; i++) if (isSampled(tag[i]!)) this.#grammar.add(tag[i]!, id);
     const shingles = record.shingles;
@@ -148,7 +153,7 @@ export class IndexedCascadeStore implements CascadeStore {
   #lookUp(postings: HashPostings, hashes: Uint32Array, minHits: number, limit: number): number[] {
     for (let i = 0; i < hashes.length; i++) {
       const h = hashes[i]!;
-      if (isSampled(h)) postings.forEach(h, this.#bump);
+      if (isSampled(h)) this.#hits.countHits(postings, h);
     }
     return this.#hits.takeRanked(minHits, limit);
   }

@@ -78,7 +78,8 @@ export function synonymisedFlag(
   synonyms: SynonymLookup,
   options: CascadeOptions['synonymised'],
 ): SynonymisedFlag | null {
-  if (record.tagSketch === null || record.stems.length === 0) return null;
+  // The page's stems are read (decoded, on the committing thread) only once a candidate is close.
+  if (record.tagSketch === null) return null;
   // A loose pre-filter on shared sketch values; the Jaccard estimate below decides.
   const minShared = Math.max(1, Math.floor((options.minTagSimilarity * SKETCH_SIZE) / 2));
   let best: { page: StoredCascadePage; tag: number; cmp: SynonymComparison } | null = null;
@@ -87,6 +88,7 @@ export function synonymisedFlag(
     if (source.tagSketch === null || source.language !== record.language) continue;
     const tag = sketchJaccard(record.tagSketch, source.tagSketch, SKETCH_SIZE);
     if (tag < options.minTagSimilarity) continue;
+    if (record.stems.length === 0) return null;
     const cmp = compareWithSynonyms(record, source, synonyms, options.minExplained);
     if (cmp === null || cmp.explained < options.minExplained || cmp.substituted < options.minSubstituted || cmp.substituted === 0) continue;
     if (best === null || cmp.explained > best.cmp.explained) best = { page, tag, cmp };
