@@ -38,10 +38,10 @@ export type GeneratedFeatureName = (typeof GENERATED_FEATURE_NAMES)[number];
 
 /**
  * Characters of a text the features look at, at most: a longer text is cut at the last sentence end
- * before this (about 500 English words). Bounds the stage's cost per page; the trees were trained
+ * before this (about 330 English words). Bounds the stage's cost per page; the trees were trained
  * on features of texts cut the same way.
  */
-export const FEATURE_WINDOW = 3000;
+export const FEATURE_WINDOW = 2000;
 
 /** The text's first FEATURE_WINDOW characters, cut after a sentence end when one is in its second half. */
 export function featureWindow(text: string): string {
