@@ -77,12 +77,24 @@ class HitCounter {
   /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`; then resets. */
   takeRanked(minHits: number, limit: number): number[] {
     const counts = this.#counts;
-    const kept = this.#touched.filter((id) => counts[id]! >= minHits);
-    kept.sort((a, b) => counts[b]! - counts[a]! || a - b);
-    const taken = kept.slice(0, limit);
+    const touched = this.#touched;
+    // The `limit` best by insertion into a short sorted list: many pages may pass minHits, few are taken.
+    const taken: number[] = [];
+    const before = (a: number, b: number) => counts[a]! > counts[b]! || (counts[a] === counts[b] && a < b);
+    for (let t = 0; t < touched.length; t++) {
+      const id = touched[t]!;
+      if (counts[id]! < minHits) continue;
+      if (taken.length === limit && !before(id, taken[limit - 1]!)) continue;
+      let at = taken.length === limit ? limit - 1 : taken.length;
+      while (at > 0 && before(id, taken[at - 1]!)) {
+        taken[at] = taken[at - 1]!;
+        at--;
+      }
+      taken[at] = id;
+    }
     this.lastCounts = new Map(taken.map((id) => [id, counts[id]!]));
-    for (const id of this.#touched) counts[id] = 0;
-    this.#touched.length = 0;
+    for (let t = 0; t < touched.length; t++) counts[touched[t]!] = 0;
+    touched.length = 0;
     return taken;
   }
 }
