@@ -1,6 +1,7 @@
 /**
  * Batch dedup throughput: `npm run bench:dedup -- [--docs 100000] [--workers 0] [--baseline-docs n]`;
- * the cascade's cost: `npm run bench:dedup -- --cascade-ratio [--rounds 2] [--docs n]` (see below).
+ * the cascade's cost: `npm run bench:dedup -- --cascade-ratio [--rounds 2] [--docs n]` (see below);
+ * on natural pages instead of generated documents: add `--natural DIR` (a data set folder, see generateNatural).
  *
  * Generates (once, cached under /tmp/neardup-bench-dedup/) a JSONL file of --docs documents of
  * ~5 KB text each, made from the dev pages' hand-made texts: paragraphs drawn at random, with
@@ -46,6 +47,7 @@ const { values: flags } = parseArgs({
     'cascade-off': { type: 'boolean', default: false },
     'cascade-ratio': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '1' },
+    natural: { type: 'string' },
   },
 });
 
@@ -155,12 +157,52 @@ async function generate(path: string): Promise<void> {
   renameSync(tmp, path);
 }
 
+/**
+ * `--natural DIR`: natural pages instead: the hand-made texts of a data set folder (ground-truth.json,
+ * `{id: {articleBody}}`, e.g. ../shared/datasets/dragnet-train or article-benchmark-dev; read from
+ * where it is, nothing copied), each text of 80 words or more once, in a seeded order, with ~10%
+ * duplicates of earlier ones (half exact, half with two words changed) as above. --docs is ignored:
+ * the set's size decides. Beside the generated documents (every one a compilation of shared
+ * paragraphs, most flagged `generated`), the cascade's cost on pages as a crawl finds them.
+ */
+async function generateNatural(dir: string, path: string): Promise<void> {
+  const truthFile = join(dir, 'ground-truth.json');
+  if (!existsSync(truthFile)) throw new Error(`Expected a data set folder with ground-truth.json for --natural, got ${dir} (no ${truthFile})`);
+  const truth = JSON.parse(readFileSync(truthFile, 'utf8')) as Record<string, { articleBody?: string }>;
+  const texts = Object.values(truth).map((t) => (t.articleBody ?? '').trim()).filter((t) => t.split(/\s+/).length >= 80);
+  const random = seededRandom(seed);
+  for (let i = texts.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [texts[i], texts[j]] = [texts[j]!, texts[i]!];
+  }
+  const vocabulary = [...new Set(texts.join(' ').split(/\s+/).filter((w) => /^\p{L}{4,}$/u.test(w)))];
+  const out = createWriteStream(`${path}.partial`);
+  let n = 0;
+  const write = async (text: string) => {
+    if (!out.write(`${JSON.stringify({ url: `https://bench.example/natural/${n++}`, text, source: 'bench' })}\n`)) await once(out, 'drain');
+  };
+  for (let i = 0; i < texts.length; i++) {
+    await write(texts[i]!);
+    if (i > 0 && random() < 0.1) {
+      const words = texts[Math.floor(random() * i)]!.split(' ');
+      if (random() < 0.5) for (let e = 0; e < 2; e += 1) words[Math.floor(random() * words.length)] = vocabulary[Math.floor(random() * vocabulary.length)]!;
+      await write(words.join(' '));
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+  renameSync(`${path}.partial`, path);
+}
+
 const cacheDir = join(tmpdir(), 'neardup-bench-dedup');
 await mkdir(cacheDir, { recursive: true });
-const input = join(cacheDir, `docs-${docs}-seed${seed}.jsonl`);
+const natural = flags.natural;
+const input = natural === undefined
+  ? join(cacheDir, `docs-${docs}-seed${seed}.jsonl`)
+  : join(cacheDir, `natural-${natural.replace(/[^A-Za-z0-9]+/g, '_')}-seed${seed}.jsonl`);
 if (!existsSync(input)) {
-  process.stderr.write(`generating ${docs} documents → ${input}\n`);
-  await generate(input);
+  process.stderr.write(`generating ${natural === undefined ? `${docs} documents` : `natural pages from ${natural}`} → ${input}\n`);
+  await (natural === undefined ? generate(input) : generateNatural(natural, input));
 }
 
 // ------------------------------------------------------------------ the two runs
@@ -216,7 +258,7 @@ if (flags['cascade-ratio']) {
   const a = best(on);
   const b = best(offRuns);
   process.stderr.write(`load average after: ${load()}\n`);
-  process.stdout.write(`cascade: docs=${a.documents} on_docs_per_s=${Math.round(a.docsPerSecond)} off_docs_per_s=${Math.round(b.docsPerSecond)} `
+  process.stdout.write(`cascade: input=${natural === undefined ? 'generated' : 'natural'} docs=${a.documents} on_docs_per_s=${Math.round(a.docsPerSecond)} off_docs_per_s=${Math.round(b.docsPerSecond)} `
     + `ratio=${(a.docsPerSecond / b.docsPerSecond).toFixed(3)} on_cpu_ms_per_doc=${(a.cpuMs / a.documents).toFixed(3)} off_cpu_ms_per_doc=${(b.cpuMs / b.documents).toFixed(3)} `
     + `on_peak_rss_mb=${a.peakRssMb} off_peak_rss_mb=${b.peakRssMb}\n`);
   process.exit(0);

@@ -75,9 +75,10 @@ function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: numb
 function paragraphOfShingle(record: CascadeRecord): { first: Int32Array; more: Map<number, number[]> } {
   const first = new Int32Array(record.shingles.length).fill(-1);
   const more = new Map<number, number[]>();
+  const positions = positionTable(record.shingles);
   record.paragraphs.forEach((p, k) => {
     for (let x = 0; x < p.shingles.length; x++) {
-      const at = indexOf(record.shingles, p.shingles[x]!);
+      const at = positions(p.shingles[x]!);
       if (at < 0) continue;
       if (first[at] === -1) first[at] = k;
       else (more.get(at) ?? more.set(at, []).get(at)!).push(k);
@@ -86,18 +87,28 @@ function paragraphOfShingle(record: CascadeRecord): { first: Int32Array; more: M
   return { first, more };
 }
 
-/** Position of a value in an ascending array, or -1. */
-function indexOf(sorted: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = sorted[mid]!;
-    if (v === value) return mid;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
+/**
+ * Position of a value in `values` (distinct), or -1: an open-addressing table over the positions,
+ * at most half full, built once per page (a binary search per paragraph shingle cost more than the
+ * merges with every candidate).
+ */
+function positionTable(values: Uint32Array): (value: number) => number {
+  const bits = 32 - Math.clz32(2 * values.length);
+  const mask = (1 << bits) - 1;
+  const slots = new Int32Array(mask + 1).fill(-1);
+  // Multiplicative hashing: the product's high bits (`& mask` for the one-slot table, shift 32).
+  const home = (v: number) => (Math.imul(v, 0x9e3779b1) >>> (32 - bits)) & mask;
+  for (let i = 0; i < values.length; i++) {
+    let slot = home(values[i]!);
+    while (slots[slot] !== -1) slot = (slot + 1) & mask;
+    slots[slot] = i;
   }
-  return -1;
+  return (value) => {
+    for (let slot = home(value); ; slot = (slot + 1) & mask) {
+      const at = slots[slot]!;
+      if (at === -1 || values[at] === value) return at;
+    }
+  };
 }
 
 /**
@@ -111,22 +122,28 @@ export function attributeByContainment(record: CascadeRecord, candidates: readon
   const bestShare = new Array<number>(paragraphs).fill(CONTAINMENT);
   if (candidates.length === 0) return best;
   const { first, more } = paragraphOfShingle(record);
+  // Shingles also held by later paragraphs (rare: a repeated phrase), so the merge reads `more` only for them.
+  const inMore = new Uint8Array(first.length);
+  for (const at of more.keys()) inMore[at] = 1;
   const shared = new Int32Array(paragraphs);
   const a = record.shingles;
   candidates.forEach((c, ci) => {
     shared.fill(0);
     const b = c.shingles;
+    const aLength = a.length;
+    const bLength = b.length;
     let i = 0;
     let j = 0;
-    while (i < a.length && j < b.length) {
-      if (a[i] === b[j]) {
+    while (i < aLength && j < bLength) {
+      const x = a[i]!;
+      const y = b[j]!;
+      if (x === y) {
         const k = first[i]!;
         if (k >= 0) shared[k]!++;
-        const also = more.get(i);
-        if (also !== undefined) for (const m of also) shared[m]!++;
+        if (inMore[i] === 1) for (const m of more.get(i)!) shared[m]!++;
         i++;
         j++;
-      } else if (a[i]! < b[j]!) {
+      } else if (x < y) {
         i++;
       } else {
         j++;

@@ -75,6 +75,24 @@ export class HashPostings {
     }
   }
 
+  /**
+   * Counts one hit in `counts[id]` for every id held under `hash`, pushing to `touched` the ids whose
+   * count was 0 (forEach with the counting inlined: a lookup makes thousands of these calls).
+   * `counts` must be longer than every id held.
+   */
+  countHits(hash: number, counts: Int32Array, touched: number[]): void {
+    const key = keyOf(hash);
+    const keys = this.#keys;
+    const ids = this.#ids;
+    const mask = keys.length - 1;
+    for (let slot = home(key, mask); keys[slot] !== 0; slot = (slot + 1) & mask) {
+      if (keys[slot] === key) {
+        const id = ids[slot]!;
+        if (counts[id]!++ === 0) touched.push(id);
+      }
+    }
+  }
+
   #grow(): void {
     const keys = this.#keys;
     const ids = this.#ids;

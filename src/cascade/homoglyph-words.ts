@@ -77,24 +77,6 @@ function scanWord(text: string, start: number, end: number, counts: Int32Array, 
   return allLookAlike;
 }
 
-/** The script with most letters outside the look-alike classes (0 when none). */
-function textScript(text: string): number {
-  const counts = [0, 0, 0, 0];
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (LOOK_ALIKE[ch] !== 1) counts[scriptOf(ch)]!++;
-  }
-  let best = 0;
-  let bestCount = 0;
-  for (let s = LATIN; s <= GREEK; s++) {
-    if (counts[s]! > bestCount) {
-      best = s;
-      bestCount = counts[s]!;
-    }
-  }
-  return best;
-}
-
 /** Whether text[start, end) is a spoofed word, given the text's script. */
 function isSpoofed(text: string, start: number, end: number, counts: Int32Array, plain: Int32Array, script: number): boolean {
   const allLookAlike = scanWord(text, start, end, counts, plain);
@@ -116,34 +98,106 @@ const HAS_LATIN = /[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]/;
 const HAS_CYRILLIC_OR_GREEK = /[\u0370-\u052F\u1F00-\u1FFF]/;
 
 /**
+ * Per BMP code unit, what the single pass needs: bits 0–1 its script (scriptOf), bit 2 a look-alike,
+ * bit 3 a word character (letter or mark). One table read per code unit.
+ */
+const UNIT = (() => {
+  const table = new Uint8Array(0x10000);
+  for (let ch = 0; ch < 0x10000; ch++) table[ch] = scriptOf(ch) | (LOOK_ALIKE[ch]! << 2) | (WORD_CHAR[ch]! << 3);
+  return table;
+})();
+const SCRIPT_BITS = 3;
+const LOOK_BIT = 4;
+const WORD_BIT = 8;
+/** Script bits of a word's letters (bit s: a letter of script s). */
+const NON_LATIN = (1 << CYRILLIC) | (1 << GREEK);
+
+/**
+ * Whether a word with these scripts present may be spoofed (isSpoofed decides): letters of two
+ * scripts or more, or a word of two units or more wholly in Cyrillic or Greek look-alikes.
+ */
+function mayBeSpoofed(scripts: number, allLookAlike: boolean, length: number): boolean {
+  const letters = scripts & ~1;
+  if ((letters & (letters - 1)) !== 0) return true;
+  return allLookAlike && length >= 2 && (letters & NON_LATIN) !== 0;
+}
+
+/**
  * Counts the text's words and its spoofed words, with the first few as examples. A text without
  * both Latin and Cyrillic/Greek letters has no spoofed word: it is not scanned word by word (its
- * `words` is then 0, as nothing needs it).
+ * `words` is then 0, as nothing needs it). One pass over the text counts its script (textScript)
+ * and its words and keeps the words that may be spoofed; only those are looked at again.
  */
 export function countHomoglyphWords(text: string): HomoglyphCount {
   if (!HAS_CYRILLIC_OR_GREEK.test(text) || !HAS_LATIN.test(text)) return { words: 0, spoofed: 0, examples: [] };
-  const script = textScript(text);
-  const counts = new Int32Array(4);
+  const plainLetters = [0, 0, 0, 0];
+  const candidates: number[] = []; // start, end of each word that may be spoofed
   let words = 0;
-  let spoofed = 0;
-  const examples: string[] = [];
-  const plain = new Int32Array(4);
-  // Words are maximal runs of letters and marks; only spoofed ones become strings (examples).
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const width = wordCharAt(text, i);
+    let unit = text.charCodeAt(i);
+    let bits = UNIT[unit]!;
+    if ((bits & LOOK_BIT) === 0) plainLetters[bits & SCRIPT_BITS]!++;
+    const isHigh = unit >= 0xd800 && unit <= 0xdbff;
+    if ((bits & WORD_BIT) === 0 && !isHigh) {
+      i++;
+      continue;
+    }
+    let width = isHigh ? wordCharAt(text, i) : 1;
     if (width === 0) {
       i++;
       continue;
     }
     const start = i;
-    i += width;
-    for (let w = wordCharAt(text, i); w !== 0; w = wordCharAt(text, i)) i += w;
+    let scripts = 0;
+    let allLookAlike = true;
+    for (;;) {
+      if (width === 2) {
+        // An astral letter: no script, no look-alike.
+        allLookAlike = false;
+      } else {
+        scripts |= 1 << (bits & SCRIPT_BITS);
+        if ((bits & LOOK_BIT) === 0) allLookAlike = false;
+      }
+      i += width;
+      if (i >= n) break;
+      unit = text.charCodeAt(i);
+      bits = UNIT[unit]!;
+      width = unit >= 0xd800 && unit <= 0xdbff ? wordCharAt(text, i) : (bits & WORD_BIT) >> 3;
+      if (width === 0) break;
+      if (width === 1 && (bits & LOOK_BIT) === 0) plainLetters[bits & SCRIPT_BITS]!++;
+    }
     words++;
-    if (!isSpoofed(text, start, i, counts, plain, script)) continue;
+    if (mayBeSpoofed(scripts, allLookAlike, i - start)) candidates.push(start, i);
+  }
+  return judgeCandidates(text, candidates, words, dominant(plainLetters));
+}
+
+/** The script with most letters outside the look-alike classes (0 when none), as textScript. */
+function dominant(plainLetters: readonly number[]): number {
+  let best = 0;
+  let bestCount = 0;
+  for (let s = LATIN; s <= GREEK; s++) {
+    if (plainLetters[s]! > bestCount) {
+      best = s;
+      bestCount = plainLetters[s]!;
+    }
+  }
+  return best;
+}
+
+function judgeCandidates(text: string, candidates: readonly number[], words: number, script: number): HomoglyphCount {
+  const counts = new Int32Array(4);
+  const plain = new Int32Array(4);
+  let spoofed = 0;
+  const examples: string[] = [];
+  for (let c = 0; c < candidates.length; c += 2) {
+    const start = candidates[c]!;
+    const end = candidates[c + 1]!;
+    if (!isSpoofed(text, start, end, counts, plain, script)) continue;
     spoofed++;
-    const word = text.slice(start, i);
+    const word = text.slice(start, end);
     if (examples.length < MAX_EXAMPLES && !examples.includes(word)) examples.push(word);
   }
   return { words, spoofed, examples };

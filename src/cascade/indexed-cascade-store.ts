@@ -57,13 +57,18 @@ class HitCounter {
   #counts = new Int32Array(1024);
   readonly #touched: number[] = [];
 
-  bump(id: number): void {
+  /** Makes room for ids up to `id` (called for every id indexed, so that lookups need no check). */
+  reserve(id: number): void {
     if (id >= this.#counts.length) {
       const grown = new Int32Array(Math.max(id + 1, 2 * this.#counts.length));
       grown.set(this.#counts);
       this.#counts = grown;
     }
-    if (this.#counts[id]!++ === 0) this.#touched.push(id);
+  }
+
+  /** Counts a hit for every id `postings` holds under `hash`. */
+  countHits(postings: HashPostings, hash: number): void {
+    postings.countHits(hash, this.#counts, this.#touched);
   }
 
   /** The hits of the ids takeRanked last returned. */
@@ -72,12 +77,24 @@ class HitCounter {
   /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`; then resets. */
   takeRanked(minHits: number, limit: number): number[] {
     const counts = this.#counts;
-    const kept = this.#touched.filter((id) => counts[id]! >= minHits);
-    kept.sort((a, b) => counts[b]! - counts[a]! || a - b);
-    const taken = kept.slice(0, limit);
+    const touched = this.#touched;
+    // The `limit` best by insertion into a short sorted list: many pages may pass minHits, few are taken.
+    const taken: number[] = [];
+    const before = (a: number, b: number) => counts[a]! > counts[b]! || (counts[a] === counts[b] && a < b);
+    for (let t = 0; t < touched.length; t++) {
+      const id = touched[t]!;
+      if (counts[id]! < minHits) continue;
+      if (taken.length === limit && !before(id, taken[limit - 1]!)) continue;
+      let at = taken.length === limit ? limit - 1 : taken.length;
+      while (at > 0 && before(id, taken[at - 1]!)) {
+        taken[at] = taken[at - 1]!;
+        at--;
+      }
+      taken[at] = id;
+    }
     this.lastCounts = new Map(taken.map((id) => [id, counts[id]!]));
-    for (const id of this.#touched) counts[id] = 0;
-    this.#touched.length = 0;
+    for (let t = 0; t < touched.length; t++) counts[touched[t]!] = 0;
+    touched.length = 0;
     return taken;
   }
 }
@@ -89,7 +106,6 @@ export class IndexedCascadeStore implements CascadeStore {
   /** Ids deleted since they were indexed (their postings stay; lookups skip them). */
   readonly #deleted = new Set<number>();
   readonly #hits = new HitCounter();
-  readonly #bump = (id: number): void => this.#hits.bump(id);
   #size = 0;
 
   constructor(source: CascadeRecordSource = new MemoryRecordSource()) {
@@ -109,6 +125,7 @@ export class IndexedCascadeStore implements CascadeStore {
   /** Indexes a page whose record the source holds already (loading a store, catching up). */
   index(id: number, record: Pick<CascadeRecord, 'tagSketch' | 'shingles'>): void {
     this.#deleted.delete(id);
+    this.#hits.reserve(id);
     const tag = record.tagSketch;
     if (tag !== null) for (let i = 0; i < tag.length; i++) if (isSampled(tag[i]!)) this.#grammar.add(tag[i]!, id);
     const shingles = record.shingles;
@@ -148,7 +165,7 @@ export class IndexedCascadeStore implements CascadeStore {
   #lookUp(postings: HashPostings, hashes: Uint32Array, minHits: number, limit: number): number[] {
     for (let i = 0; i < hashes.length; i++) {
       const h = hashes[i]!;
-      if (isSampled(h)) postings.forEach(h, this.#bump);
+      if (isSampled(h)) this.#hits.countHits(postings, h);
     }
     return this.#hits.takeRanked(minHits, limit);
   }

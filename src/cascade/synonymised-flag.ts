@@ -24,28 +24,50 @@ interface SynonymComparison {
   readonly examples: [string, string][];
 }
 
-/** Compares the page's content stems with a source's, through synonym classes. */
-export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, synonyms: SynonymLookup): SynonymComparison {
+/**
+ * Compares the page's content stems with a source's, through synonym classes. `minExplained`: the
+ * share of the page's stems that must be the source's own or synonyms of them; once that cannot be
+ * reached the comparison stops and returns null (most grammar-close pages are no spun copies, and
+ * the page's own stems tell so before the source's synonym classes are looked up).
+ */
+export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, synonyms: SynonymLookup, minExplained = 0): SynonymComparison | null {
   const own = new Set(source.stems);
-  const classes = new Map<number, string>();
-  for (const s of source.stems) for (const id of synonyms.classesOf(source.language, s)) if (!classes.has(id)) classes.set(id, s);
+  const stems = page.stems;
+  const n = Math.max(1, stems.length);
+  // Whether `unexplained` stems already keep the page under minExplained, whatever the rest are.
+  const hopeless = (unexplained: number) => (stems.length - unexplained) / n < minExplained;
   let equal = 0;
-  let substituted = 0;
-  const examples: [string, string][] = [];
-  for (const s of page.stems) {
+  let unexplained = 0;
+  // Page side first: a stem that is not the source's and in no class can never be explained.
+  const open: (readonly number[])[] = [];
+  const openStems: string[] = [];
+  for (const s of stems) {
     if (own.has(s)) {
       equal++;
       continue;
     }
-    for (const id of synonyms.classesOf(page.language, s)) {
-      const from = classes.get(id);
-      if (from === undefined) continue;
-      substituted++;
-      if (examples.length < MAX_EXAMPLES) examples.push([from, s]);
-      break;
+    const ids = synonyms.classesOf(page.language, s);
+    if (ids.length === 0) {
+      if (hopeless(++unexplained)) return null;
+      continue;
     }
+    open.push(ids);
+    openStems.push(s);
   }
-  const n = Math.max(1, page.stems.length);
+  const classes = new Map<number, string>();
+  if (open.length > 0) for (const s of source.stems) for (const id of synonyms.classesOf(source.language, s)) if (!classes.has(id)) classes.set(id, s);
+  let substituted = 0;
+  const examples: [string, string][] = [];
+  for (let k = 0; k < open.length; k++) {
+    let from: string | undefined;
+    for (const id of open[k]!) if ((from = classes.get(id)) !== undefined) break;
+    if (from === undefined) {
+      if (hopeless(++unexplained)) return null;
+      continue;
+    }
+    substituted++;
+    if (examples.length < MAX_EXAMPLES) examples.push([from, openStems[k]!]);
+  }
   return { explained: (equal + substituted) / n, substituted: substituted / n, examples };
 }
 
@@ -56,7 +78,8 @@ export function synonymisedFlag(
   synonyms: SynonymLookup,
   options: CascadeOptions['synonymised'],
 ): SynonymisedFlag | null {
-  if (record.tagSketch === null || record.stems.length === 0) return null;
+  // The page's stems are read (decoded, on the committing thread) only once a candidate is close.
+  if (record.tagSketch === null) return null;
   // A loose pre-filter on shared sketch values; the Jaccard estimate below decides.
   const minShared = Math.max(1, Math.floor((options.minTagSimilarity * SKETCH_SIZE) / 2));
   let best: { page: StoredCascadePage; tag: number; cmp: SynonymComparison } | null = null;
@@ -65,8 +88,9 @@ export function synonymisedFlag(
     if (source.tagSketch === null || source.language !== record.language) continue;
     const tag = sketchJaccard(record.tagSketch, source.tagSketch, SKETCH_SIZE);
     if (tag < options.minTagSimilarity) continue;
-    const cmp = compareWithSynonyms(record, source, synonyms);
-    if (cmp.explained < options.minExplained || cmp.substituted < options.minSubstituted || cmp.substituted === 0) continue;
+    if (record.stems.length === 0) return null;
+    const cmp = compareWithSynonyms(record, source, synonyms, options.minExplained);
+    if (cmp === null || cmp.explained < options.minExplained || cmp.substituted < options.minSubstituted || cmp.substituted === 0) continue;
     if (best === null || cmp.explained > best.cmp.explained) best = { page, tag, cmp };
   }
   if (best === null) return null;
