@@ -18,7 +18,7 @@
  * two crawls alternate N times; the ratio is taken per round (two crawls back to back see about
  * the same load from the rest of the machine) and the median ratio is reported.
  *
- *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker] [--only plain|neardup] [--fresh-process] [--dist]
+ *   npx tsx scripts/bench-crawl.ts [--pages 2000] [--concurrency 8] [--rounds 1] [--no-stock] [--no-worker] [--only plain|neardup] [--fresh-process] [--dist] [--no-cascade]
  *
  * --no-worker deduplicates on the crawl's own thread (no worker thread), to see the cost on one core.
  * --only runs one side alone (to profile it with `node --cpu-prof --import tsx`); no ratio then.
@@ -77,6 +77,8 @@ const concurrency = flag('concurrency', 8);
 const rounds = flag('rounds', 1);
 const withStock = !process.argv.includes('--no-stock');
 const dedupWorker = !process.argv.includes('--no-worker');
+/** The flag stages (src/cascade/) off: the crawl's dedup cost without them. */
+const cascadeOff = process.argv.includes('--no-cascade');
 /**
  * `--fresh-process`: each crawl in a fresh child process, as a crawl from the CLI runs. By default
  * every crawl runs in this process, one after the other (the method of the figures in the README):
@@ -260,9 +262,14 @@ async function neardupRun(seeds: readonly string[], config: Config): Promise<{ p
 
 /** The crawl settings of every side. */
 function benchConfig(): Config {
+  const { cascade } = loadConfig({ env: {} });
+  const off = { enabled: false };
   return loadConfig({
     env: {},
     overrides: {
+      ...(cascadeOff ? {
+        cascade: { homoglyph: { ...cascade.homoglyph, ...off }, generated: { ...cascade.generated, ...off }, synonymised: { ...cascade.synonymised, ...off }, compiled: { ...cascade.compiled, ...off } },
+      } : {}),
       crawl: {
         concurrency,
         maxPages: pages * 3,
@@ -287,7 +294,7 @@ function runHere(side: Side, seeds: readonly string[]): Promise<Measured> {
 /** One crawl of `side` in a fresh child process (this script with `--child`), which prints its measures as one JSON line. */
 async function runInChild(side: Side, seeds: readonly string[]): Promise<Measured> {
   const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', side, '--seeds', JSON.stringify(seeds), '--server-pid', String(serverPid),
-    '--pages', String(pages), '--concurrency', String(concurrency), ...(dedupWorker ? [] : ['--no-worker']), ...(fromDist ? ['--dist'] : [])];
+    '--pages', String(pages), '--concurrency', String(concurrency), ...(dedupWorker ? [] : ['--no-worker']), ...(cascadeOff ? ['--no-cascade'] : []), ...(fromDist ? ['--dist'] : [])];
   const crawler = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   crawler.stdout!.on('data', (chunk: Buffer) => {
@@ -324,7 +331,7 @@ const firstLine = await new Promise<string>((resolve, reject) => {
 const generated = JSON.parse(firstLine) as { seeds: string[]; pages: number; mirrors: number; served: number };
 const out = (line: string) => process.stdout.write(`${line}\n`);
 out(`bench-crawl: ${pages} article pages (${generated.mirrors} mirror copies on a second host), ${generated.served} pages served, `
-  + `concurrency ${concurrency}, ${rounds} round(s), deduplication ${dedupWorker ? 'in a worker thread' : 'on the crawl thread'}, `
+  + `concurrency ${concurrency}, ${rounds} round(s), deduplication ${dedupWorker ? 'in a worker thread' : 'on the crawl thread'}${cascadeOff ? ', flag stages off' : ''}, `
   + `${sameProcess ? 'every crawl in this process' : 'each crawl in a fresh process'}, ${fromDist ? 'from dist/' : 'from the TypeScript sources'}`);
 
 const plain: Run[] = [];
