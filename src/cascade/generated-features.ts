@@ -13,7 +13,7 @@ import { foldHomoglyphs } from '../text/fold-homoglyphs.js';
 import { stopWordsFor } from '../text/language-resources.js';
 import { pronominalAdverbsFor, pronounsFor } from './function-words.js';
 import { repeatedNameShare, sentenceWords, type SentenceWords } from './sentences.js';
-import { sortedDistinctInPlace } from './shingle-sketch.js';
+import { sharedCount, sortedDistinctInPlace } from './shingle-sketch.js';
 
 /** Feature names, in the order of the vectors generatedFeatures returns (the tree's columns). */
 export const GENERATED_FEATURE_NAMES = [
@@ -125,21 +125,7 @@ function repeatedTrigramShare(ids: Int32Array): number {
 /** Dice overlap of two sets given as ascending distinct ids. */
 function dice(a: Uint32Array, b: Uint32Array): number {
   if (a.length === 0 || b.length === 0) return 0;
-  let i = 0;
-  let j = 0;
-  let shared = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      shared++;
-      i++;
-      j++;
-    } else if (a[i]! < b[j]!) {
-      i++;
-    } else {
-      j++;
-    }
-  }
-  return (2 * shared) / (a.length + b.length);
+  return (2 * sharedCount(a, b)) / (a.length + b.length);
 }
 
 /** Mean overlap of neighbouring sentences, and its ratio to that of distant ones. */
