@@ -50,7 +50,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   config: ['errors', 'types', 'fingerprint', 'filter'],
   synonyms: ['errors', 'types', 'text'],
   filter: ['errors', 'types', 'text', 'synonyms'],
-  cascade: ['errors', 'types', 'config', 'text', 'synonyms', 'analyze'],
+  cascade: ['errors', 'types', 'config', 'text', 'fingerprint', 'synonyms', 'analyze'],
   crawl: ['errors', 'types', 'config', 'url', 'input', 'store', 'analyze', 'pipeline'],
   batch: ['errors', 'types', 'config', 'input', 'analyze', 'pipeline', 'cascade'],
   crawlee: ['errors', 'types', 'config', 'input', 'analyze', 'pipeline'],

@@ -11,7 +11,8 @@ import type { StemCache } from '../text/stem-cache.js';
 import type { TokenStems } from '../analyze/analyze-normalized-text.js';
 import { tokenTable, type TokenTable } from '../text/token-table.js';
 import { posTags } from './pos-tags.js';
-import { bottomK, fnv1a, mix32, shingleHashes, shingleHashesOf, sortedDistinctInPlace } from './shingle-sketch.js';
+import { fmix32 } from '../fingerprint/murmur-hash.js';
+import { bottomK, fnv1a, shingleHashes, shingleHashesOf, sortedDistinctInPlace } from './shingle-sketch.js';
 
 /** How a page's grammar is written down for the `synonymised` fingerprint. */
 export type GrammarTagger = 'shape' | 'pos';
@@ -70,12 +71,12 @@ interface TokenInfos {
  * every other word as `_`. Synonym substitution replaces content words, so it keeps this sequence;
  * unrelated texts share few runs of 8 (measured in NOTES-cascade.md).
  */
-const NUMBER_SHAPE = mix32(fnv1a('#'));
-const WORD_SHAPE = mix32(fnv1a('_'));
+const NUMBER_SHAPE = fmix32(fnv1a('#'));
+const WORD_SHAPE = fmix32(fnv1a('_'));
 
 /** A content stem's term hash (never 0: 0 marks a stop word in tokenInfos). */
 export function termHash(stem: string): number {
-  return mix32(fnv1a(stem)) || 1;
+  return fmix32(fnv1a(stem)) || 1;
 }
 
 /** FNV-1a of text[start, end), finalised (no slice made). */
@@ -85,7 +86,7 @@ function spanHash32(text: string, start: number, end: number): number {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return mix32(h);
+  return fmix32(h);
 }
 
 /**
@@ -154,7 +155,7 @@ function shingle3(a: number, b: number, c: number): number {
   h = Math.imul(h ^ a, 0x01000193) + 0x7f4a7c15;
   h = Math.imul(h ^ b, 0x01000193) + 0x7f4a7c15;
   h = Math.imul(h ^ c, 0x01000193) + 0x7f4a7c15;
-  return mix32(h);
+  return fmix32(h);
 }
 
 function grammarSketch(text: string, shapes: () => Uint32Array, language: string, tagger: GrammarTagger): Uint32Array | null {

@@ -3,6 +3,7 @@
  * smallest distinct 32-bit hashes of a set, and two sketches estimate the Jaccard similarity of
  * their sets (Broder 1997) from the k smallest hashes of their union.
  */
+import { fmix32 } from '../fingerprint/murmur-hash.js';
 
 /** FNV-1a over a string, continuing from `hash` (32-bit, unsigned). */
 export function fnv1a(text: string, hash = 0x811c9dc5): number {
@@ -11,17 +12,6 @@ export function fnv1a(text: string, hash = 0x811c9dc5): number {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
-}
-
-/** A 32-bit finaliser (murmur3's fmix32): spreads FNV's low-entropy high bits. */
-export function mix32(value: number): number {
-  let h = value >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
   return h >>> 0;
 }
 
@@ -34,7 +24,7 @@ export function shingleHashes(items: readonly string[], size: number): Uint32Arr
     let h = 0x811c9dc5;
     const end = Math.min(items.length, i + size);
     for (let k = i; k < end; k++) h = fnv1a(items[k]!, fnv1a(' ', h));
-    out[i] = mix32(h);
+    out[i] = fmix32(h);
   }
   return out;
 }
@@ -51,7 +41,7 @@ export function shingleHashesOf(items: Uint32Array, size: number): Uint32Array {
     let h = 0x9e3779b9;
     const end = Math.min(items.length, i + size);
     for (let k = i; k < end; k++) h = Math.imul(h ^ items[k]!, 0x01000193) + 0x7f4a7c15;
-    out[i] = mix32(h);
+    out[i] = fmix32(h);
   }
   return out;
 }
