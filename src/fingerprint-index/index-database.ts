@@ -115,6 +115,24 @@ function createOrCheckSchema(db: Database.Database, path: string, options: Resol
 }
 
 /**
+ * Switches the connection to WAL. Two processes opening one new file at once can both be on the
+ * rollback journal, and the switch then answers SQLITE_BUSY at once, without SQLite's busy handler
+ * (waiting could deadlock): retried here every few milliseconds until `busyTimeoutMs` has passed.
+ */
+function enterWalMode(db: Database.Database, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+}
+
+/**
  * Opens (creating if missing, unless read-only) the index database at `path` with its pragmas set
  * and its schema created or checked; the connection is closed again on any failure.
  */
@@ -123,7 +141,7 @@ export function openIndexDatabase(path: string, options: ResolvedIndexOptions): 
   const db = connect(path, readonly, busyTimeoutMs);
   try {
     if (!readonly) {
-      db.pragma('journal_mode = WAL');
+      enterWalMode(db, busyTimeoutMs);
       db.pragma('synchronous = NORMAL');
       // Random url_key index inserts dirty one page per document; checkpointing (and syncing) every
       // 10,000 pages instead of 1,000 cuts the write cost of a batch by about a quarter.
