@@ -42,6 +42,7 @@ import { popcount32 } from '../src/fingerprint/fingerprint-codec.js';
 import { defaultConfig } from '../src/config.js';
 import { FingerprintIndex } from '../src/fingerprint-index/fingerprint-index.js';
 import type { FingerprintParams, IndexCandidate } from '../src/types.js';
+import { fmix32 } from '../src/fingerprint/murmur-hash.js';
 
 const { values } = parseArgs({
   options: {
@@ -83,15 +84,6 @@ const LOAD_BATCH = intArg('load-batch', 1);
 const params: FingerprintParams = { distance: 3, shingleSize: 3, hash: 'rabin', weighting: 'unit', normalizerVersion: 1 };
 
 // ------------------------------------------------------------------ deterministic fingerprints
-
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** 32 random-looking bits for (stream, i, lane). */
 function rand32(stream: number, i: number, lane: number): number {

@@ -37,6 +37,7 @@ import { FingerprintIndex } from '../src/fingerprint-index/fingerprint-index.js'
 import { PgFingerprintIndex } from '../src/fingerprint-index/postgres/pg-fingerprint-index.js';
 import type { FingerprintParams, IndexCandidate } from '../src/types.js';
 import { PostgresServer } from '../test/helpers/postgres-server.js';
+import { fmix32 } from '../src/fingerprint/murmur-hash.js';
 
 const { values } = parseArgs({
   options: {
@@ -82,15 +83,6 @@ const params: FingerprintParams = { distance: 3, shingleSize: 3, hash: 'rabin', 
 const SELF = fileURLToPath(import.meta.url);
 
 // ------------------------------------------------------------------ deterministic fingerprints
-
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** 32 random-looking bits for (stream, i, lane): loaded fingerprints are stream 1, worker w's queries 2 + w. */
 function rand32(stream: number, i: number, lane: number): number {
