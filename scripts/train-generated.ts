@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DecisionTreeClassifier } from 'ml-cart';
-import { evaluateForest, treeFromMlCart, type TreeNode } from '../src/cascade/decision-tree.js';
+import { forestScore, treeFromMlCart, type TreeNode } from '../src/cascade/decision-tree.js';
 import { GENERATED_FEATURE_NAMES, generatedFeatures } from '../src/cascade/generated-features.js';
 import { GENERATOR_NAMES, generateText } from '../src/cascade/text-generators.js';
 import { defaultDatasetPath, loadDevTexts, splitByLanguage, wordCount, type DevText } from './cascade-dataset.js';
@@ -87,7 +87,7 @@ export interface GeneratorFigures {
 }
 
 function heldOutFigures(trees: readonly TreeNode[], samples: readonly Sample[], minScore: number) {
-  const flagged = samples.map((s) => evaluateForest(trees, s.values, GENERATED_FEATURE_NAMES).score >= minScore);
+  const flagged = samples.map((s) => forestScore(trees, s.values) >= minScore);
   let tp = 0;
   let fp = 0;
   let fn = 0;

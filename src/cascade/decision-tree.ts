@@ -71,19 +71,33 @@ export function assertTree(value: unknown, featureCount: number, where = 'tree')
   }
 }
 
+/** The leaf's positive share for a feature vector (evaluateTree's score, without its path). */
+export function treeScore(tree: TreeNode, values: readonly number[]): number {
+  let node = tree;
+  while ('feature' in node) node = values[node.feature]! < node.threshold ? node.left : node.right;
+  return node.positive;
+}
+
+/** Bagged trees' score: the mean of their leaves' positive shares (0 without trees). */
+export function forestScore(trees: readonly TreeNode[], values: readonly number[]): number {
+  let sum = 0;
+  for (const tree of trees) sum += treeScore(tree, values);
+  return trees.length === 0 ? 0 : sum / trees.length;
+}
+
 /**
  * Evaluates bagged trees: the score is the mean of their leaves' positive shares; the path is the
- * first tree's that voted generated (score ≥ 0.5), else the first tree's.
+ * first tree's that voted generated (score ≥ 0.5), else the first tree's. Only that tree's path is
+ * written out.
  */
 export function evaluateForest(trees: readonly TreeNode[], values: readonly number[], names: readonly string[]): TreeVerdict {
+  if (trees.length === 0) return { score: 0, path: [] };
   let sum = 0;
-  let path: readonly string[] | null = null;
-  let firstPath: readonly string[] = [];
+  let voted = -1;
   trees.forEach((tree, i) => {
-    const verdict = evaluateTree(tree, values, names);
-    sum += verdict.score;
-    if (i === 0) firstPath = verdict.path;
-    if (path === null && verdict.score >= 0.5) path = verdict.path;
+    const score = treeScore(tree, values);
+    sum += score;
+    if (voted < 0 && score >= 0.5) voted = i;
   });
-  return { score: trees.length === 0 ? 0 : sum / trees.length, path: path ?? firstPath };
+  return { score: sum / trees.length, path: evaluateTree(trees[voted < 0 ? 0 : voted]!, values, names).path };
 }

@@ -3,6 +3,8 @@
  * (personal, demonstrative, interrogative and indefinite pronouns) and pronominal adverbs (here,
  * there, then, why, ...). Languages without lists give zero for those features.
  */
+import { stopWordsFor } from '../text/language-resources.js';
+import { WordLookup } from './sentences.js';
 
 const PRONOUNS: Readonly<Record<string, string>> = {
   eng: 'i me my mine myself you your yours yourself yourselves he him his himself she her hers herself it its itself we us our ours ourselves they them their theirs themselves this that these those who whom whose what which whoever whatever someone somebody something anyone anybody anything everyone everybody everything noone nobody nothing one',
@@ -32,6 +34,38 @@ function toSets(lists: Readonly<Record<string, string>>): ReadonlyMap<string, Re
 const PRONOUN_SETS = toSets(PRONOUNS);
 const ADVERB_SETS = toSets(PRONOMINAL_ADVERBS);
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** Word class bits of wordClassesFor: a stop word of the language (language-resources.ts), a pronominal noun, a pronominal adverb. */
+export const FUNCTION_WORD = 1;
+export const PRONOUN = 2;
+export const PRONOMINAL_ADVERB = 4;
+
+/** Stop words, pronominal nouns and adverbs of a language, each with its class bits. */
+function classMapOf(language: string): ReadonlyMap<string, number> {
+  const map = new Map<string, number>();
+  const add = (words: ReadonlySet<string>, bit: number) => {
+    for (const w of words) map.set(w, (map.get(w) ?? 0) | bit);
+  };
+  add(stopWordsFor(language), FUNCTION_WORD);
+  add(pronounsFor(language), PRONOUN);
+  add(pronominalAdverbsFor(language), PRONOMINAL_ADVERB);
+  return map;
+}
+
+/**
+ * Each listed word's class bits in one lookup by span, for the languages with pronoun lists (built
+ * once at load; immutable afterwards), so that a scanned word is looked up once, not in three sets,
+ * and without a string made for it.
+ */
+const CLASS_LOOKUPS: ReadonlyMap<string, WordLookup> = new Map(Object.keys(PRONOUNS).map((l) => [l, new WordLookup(classMapOf(l))]));
+
+/**
+ * The class bits (FUNCTION_WORD | PRONOUN | PRONOMINAL_ADVERB) of the words of `language` that have
+ * any (a word not in it has none); built at load for the languages with pronoun lists.
+ */
+export function wordClassLookupFor(language: string): WordLookup {
+  return CLASS_LOOKUPS.get(language) ?? new WordLookup(classMapOf(language));
+}
 
 /** Pronominal nouns of a language (empty when it has no list). */
 export function pronounsFor(language: string): ReadonlySet<string> {

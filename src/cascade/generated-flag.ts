@@ -7,7 +7,7 @@
 import { CascadeModelError } from '../errors.js';
 import type { GeneratedFlag } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
-import { assertTree, evaluateForest, type TreeNode } from './decision-tree.js';
+import { assertTree, evaluateForest, forestScore, type TreeNode } from './decision-tree.js';
 import { GENERATED_FEATURE_NAMES, generatedFeatures } from './generated-features.js';
 import treeJson from './generated-tree.json' with { type: 'json' };
 
@@ -39,18 +39,24 @@ export function parseGeneratedModel(json: unknown): GeneratedModel {
 /** The committed model, checked once at load; immutable afterwards. */
 export const GENERATED_MODEL: GeneratedModel = parseGeneratedModel(treeJson);
 
-/** The `generated` flag of a raw text in `language` (ISO 639-3), or null. */
+/**
+ * The `generated` flag of a raw text in `language` (ISO 639-3), or null. `normalized`:
+ * normalizeText(text), when the caller has it (the analysis made it), so that it is not made again.
+ */
 export function generatedFlag(
   text: string,
   language: string,
   options: CascadeOptions['generated'],
   model: GeneratedModel = GENERATED_MODEL,
+  normalized?: string,
 ): GeneratedFlag | null {
   if (!model.languages.includes(language)) return null;
-  const { values, words } = generatedFeatures(text, language);
+  const { values, words } = generatedFeatures(text, language, normalized);
   if (words < options.minWords) return null;
-  const { score, path } = evaluateForest(model.trees, values, model.features);
+  // The score first: most pages are not flagged, and only a flagged one needs the path written out.
+  const score = forestScore(model.trees, values);
   if (score < options.minScore || score === 0) return null;
+  const { path } = evaluateForest(model.trees, values, model.features);
   const features: Record<string, number> = {};
   model.features.forEach((name, i) => {
     features[name] = Number(values[i]!.toPrecision(4));

@@ -1,10 +1,11 @@
 import { DecisionTreeClassifier } from 'ml-cart';
 import { describe, expect, it } from 'vitest';
-import { evaluateTree, treeFromMlCart } from '../../src/cascade/decision-tree.js';
+import { evaluateForest, evaluateTree, forestScore, treeFromMlCart } from '../../src/cascade/decision-tree.js';
 import { GENERATED_FEATURE_NAMES, generatedFeatures } from '../../src/cascade/generated-features.js';
 import { GENERATED_MODEL, generatedFlag, parseGeneratedModel } from '../../src/cascade/generated-flag.js';
 import { generateText, GENERATOR_NAMES, shuffleOwnSentences, trainMarkov, markovText } from '../../src/cascade/text-generators.js';
 import { CascadeModelError } from '../../src/errors.js';
+import { normalizeText } from '../../src/text/normalize-text.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { devTexts } from './dev-texts.js';
 
@@ -23,6 +24,22 @@ describe('generated features', () => {
     const shares = [1 / 3, 3 / 8, 1, 1 / 4];
     const m = shares.reduce((a, b) => a + b) / 4;
     expect(f.pronominalAdverbVariance).toBeCloseTo(shares.reduce((a, s) => a + (s - m) ** 2, 0) / 4);
+  });
+
+  it('gives the same features from the analysis\'s normalised text as from the raw text', () => {
+    for (const t of devTexts) expect(generatedFeatures(t.text, 'eng', normalizeText(t.text))).toEqual(generatedFeatures(t.text, 'eng'));
+    const flags = devTexts.map((t) => generatedFlag(t.text, 'eng', options, GENERATED_MODEL, normalizeText(t.text)));
+    expect(flags).toEqual(devTexts.map((t) => generatedFlag(t.text, 'eng', options)));
+  });
+
+  it('gives a spoofed copy its original\'s features', () => {
+    // Latin a, e, o, p, c swapped for their Cyrillic look-alikes in every other word.
+    const swap: Record<string, string> = { a: '\u0430', e: '\u0435', o: '\u043e', p: '\u0440', c: '\u0441', P: '\u0420', A: '\u0410' };
+    for (const t of devTexts.slice(0, 4)) {
+      const spoofed = t.text.split(' ').map((w, i) => (i % 2 === 0 ? [...w].map((ch) => swap[ch] ?? ch).join('') : w)).join(' ');
+      expect(spoofed).not.toBe(t.text);
+      expect(generatedFeatures(spoofed, 'eng')).toEqual(generatedFeatures(t.text, 'eng'));
+    }
   });
 
   it('sees shuffled sentences as less cohesive than the original', () => {
@@ -67,6 +84,19 @@ describe('generated decision tree', () => {
     const probe = Array.from({ length: 300 }, () => [random(), random(), random()]);
     const ours = probe.map((v) => (evaluateTree(tree, v, ['a', 'b', 'c']).score > 0.5 ? 1 : 0));
     expect(ours).toEqual(classifier.predict(probe));
+  });
+
+  it('scores a forest as the mean of its trees, the path from the first tree that voted generated', () => {
+    const names = GENERATED_MODEL.features;
+    for (const t of devTexts) {
+      const { values } = generatedFeatures(t.text, 'eng');
+      const verdicts = GENERATED_MODEL.trees.map((tree) => evaluateTree(tree, values, names));
+      const mean = verdicts.reduce((a, v) => a + v.score, 0) / verdicts.length;
+      expect(forestScore(GENERATED_MODEL.trees, values)).toBeCloseTo(mean, 12);
+      const forest = evaluateForest(GENERATED_MODEL.trees, values, names);
+      expect(forest.score).toBeCloseTo(mean, 12);
+      expect(forest.path).toEqual((verdicts.find((v) => v.score >= 0.5) ?? verdicts[0]!).path);
+    }
   });
 
   it('refuses a model made for other features', () => {

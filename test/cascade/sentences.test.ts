@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { repeatedNameShare, sentenceWords, splitSentences } from '../../src/cascade/sentences.js';
+import { repeatedNameShare, sentenceWords, splitSentences, WordLookup } from '../../src/cascade/sentences.js';
+import { normalizeText } from '../../src/text/normalize-text.js';
 import { devTexts } from './dev-texts.js';
 
 /** The definitions the scanner implements, as regular expressions (slow, per-word strings). */
@@ -55,6 +56,37 @@ describe('sentence scanner', () => {
   it('counts repeated capitalised words as the regular expression does', () => {
     for (const text of [...TRICKY, ...devTexts.map((t) => t.text)]) expect(repeatedNameShare(text)).toBe(referenceNameShare(text));
     expect(repeatedNameShare('We met Anna and Bob, then Anna again; Anna left.')).toBe(3 / 4);
+  });
+
+  it('counts a name spelt with look-alike letters as its original', () => {
+    // Cyrillic А and Р in the second Paris: the same name to a reader, and to the count.
+    expect(repeatedNameShare('We saw Paris and then \u0410nna saw \u0420aris with Anna.')).toBe(1);
+    expect(repeatedNameShare('We saw Paris and then Anna saw Parts.')).toBe(0);
+  });
+
+  it('counts names in the words\' pass as repeatedNameShare does, given the text as written', () => {
+    let compared = 0;
+    for (const text of [...TRICKY, ...devTexts.map((t) => t.text)]) {
+      const lower = normalizeText(text);
+      if (lower.length !== text.length) continue;
+      compared++;
+      const scan = sentenceWords(lower, { lowered: true, cased: text });
+      expect(scan.nameShare).toBe(repeatedNameShare(text));
+      expect(scan.count).toBe(sentenceWords(text).count);
+    }
+    expect(compared).toBeGreaterThan(5);
+    expect(Number.isNaN(sentenceWords('Some Text.').nameShare)).toBe(true);
+    expect(() => sentenceWords('abc', { lowered: true, cased: 'ab' })).toThrow(RangeError);
+  });
+
+  it('looks words up by span, without their strings', () => {
+    const lookup = new WordLookup(new Map([['the', 1], ['cat', 2], ['caterpillar', 4], ['пёс', 8]]));
+    const scan = sentenceWords('The cat saw the caterpillar, a ca and a пёс.');
+    const values = scan.valuesIn(lookup, 16, 3);
+    const byWord = Object.fromEntries(scan.words.map((w, id) => [w, values[id]]));
+    expect(byWord).toEqual({ the: 1 | 16, cat: 2 | 16, saw: 16, caterpillar: 4 | 16, a: 0, ca: 0, and: 16, пёс: 8 | 16 });
+    expect(scan.distinct).toBe(scan.words.length);
+    expect(scan.words.map((_, id) => scan.wordLength(id))).toEqual(scan.words.map((w) => w.length));
   });
 
   it('splits written sentences', () => {
