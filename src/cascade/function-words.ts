@@ -53,18 +53,13 @@ function classMapOf(language: string): ReadonlyMap<string, number> {
 }
 
 /**
- * Each listed word's class bits in one lookup by span, for the languages with pronoun lists (built
- * once at load; immutable afterwards), so that a scanned word is looked up once, not in three sets,
- * and without a string made for it.
- */
-const CLASS_LOOKUPS: ReadonlyMap<string, WordLookup> = new Map(Object.keys(PRONOUNS).map((l) => [l, new WordLookup(classMapOf(l))]));
-
-/**
  * The class bits (FUNCTION_WORD | PRONOUN | PRONOMINAL_ADVERB) of the words of `language` that have
- * any (a word not in it has none); built at load for the languages with pronoun lists.
+ * any (a word not in it has none), as a lookup by span: a scanned word is looked up once, not in
+ * three sets, and without a string made for it. Builds the lookup (a few hundred words): callers
+ * keep it (GeneratedModel does, for its languages).
  */
 export function wordClassLookupFor(language: string): WordLookup {
-  return CLASS_LOOKUPS.get(language) ?? new WordLookup(classMapOf(language));
+  return new WordLookup(classMapOf(language));
 }
 
 /** Pronominal nouns of a language (empty when it has no list). */

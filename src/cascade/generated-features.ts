@@ -13,6 +13,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { foldHomoglyphs } from '../text/fold-homoglyphs.js';
 import { FUNCTION_WORD, PRONOMINAL_ADVERB, PRONOUN as PRONOUN_WORD, wordClassLookupFor } from './function-words.js';
+import type { WordLookup } from './sentences.js';
 import { repeatedNameShare, sentenceWords, type SentenceWords } from './sentences.js';
 import { sharedCount, sortedDistinctInPlace } from './shingle-sketch.js';
 
@@ -166,8 +167,8 @@ const ADVERB = PRONOMINAL_ADVERB;
 const LONG = 8; // three code units or more
 
 /** Each distinct word's class bits, looked up once per distinct word by its span. */
-function wordClasses(scan: SentenceWords, language: string): Uint8Array {
-  return scan.valuesIn(wordClassLookupFor(language), LONG, 3);
+function wordClasses(scan: SentenceWords, lookup: WordLookup): Uint8Array {
+  return scan.valuesIn(lookup, LONG, 3);
 }
 
 /** Sentence-level statistics: lengths, pronominal adverbs, function words, content-word sets. */
@@ -262,14 +263,23 @@ function gzipRatio(sample: string): number {
   return (deflateRawSync(sample, { level: 6, chunkSize: 2048 }).length + GZIP_FRAME) / Buffer.byteLength(sample);
 }
 
+export interface GeneratedFeaturesOptions {
+  /**
+   * normalizeText(raw), when the caller has it (the analysis made it); else the window is normalised
+   * here. The two differ only where look-alike letters fold differently: into the whole text's
+   * dominant script against the window's, and look-alikes that NFKC makes (normalizeWindow).
+   */
+  readonly normalized?: string | undefined;
+  /** wordClassLookupFor(language), when the caller keeps it; else it is built for this call. */
+  readonly wordClasses?: WordLookup | undefined;
+}
+
 /**
  * The features of a raw text in a language (ISO 639-3), in GENERATED_FEATURE_NAMES order, and the
  * word count of the part they were computed on (featureWindow). A text without words gives zeros.
- * `normalized`: normalizeText(raw), when the caller has it (the analysis made it); else the window
- * is normalised here. The two differ only where look-alike letters fold differently: into the
- * whole text's dominant script against the window's, and look-alikes that NFKC makes (normalizeWindow).
  */
-export function generatedFeatures(raw: string, language: string, normalized?: string): { values: number[]; words: number } {
+export function generatedFeatures(raw: string, language: string, options: GeneratedFeaturesOptions = {}): { values: number[]; words: number } {
+  const { normalized } = options;
   const window = featureWindow(raw);
   const text = normalized === undefined ? normalizeWindow(window) : featureWindow(normalized);
   // Names need the case: counted on the window as written, in the words' pass when its letters are
@@ -277,7 +287,7 @@ export function generatedFeatures(raw: string, language: string, normalized?: st
   const scan = sentenceWords(text, { lowered: true, cased: window.length === text.length ? window : undefined });
   const { ids, count, sentenceCount } = scan;
   if (count === 0) return { values: GENERATED_FEATURE_NAMES.map(() => 0), words: 0 };
-  const classes = wordClasses(scan, language);
+  const classes = wordClasses(scan, options.wordClasses ?? wordClassLookupFor(language));
   const { lengths, adverbShares, contentSets, functionEnds } = sentenceStats(scan, classes);
   const meanLength = mean(lengths);
   const { pronounShare, functionWordShare, functionPairShare } = wordStats(ids, count, classes);

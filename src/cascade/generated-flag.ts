@@ -8,7 +8,9 @@ import { CascadeModelError } from '../errors.js';
 import type { GeneratedFlag } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
 import { assertTree, evaluateForest, forestScore, type TreeNode } from './decision-tree.js';
+import { wordClassLookupFor } from './function-words.js';
 import { GENERATED_FEATURE_NAMES, generatedFeatures } from './generated-features.js';
+import type { WordLookup } from './sentences.js';
 import treeJson from './generated-tree.json' with { type: 'json' };
 
 export interface GeneratedModel {
@@ -16,6 +18,8 @@ export interface GeneratedModel {
   /** ISO 639-3 codes of the languages the tree was trained on. */
   readonly languages: readonly string[];
   readonly trees: readonly TreeNode[];
+  /** Each language's word classes for the features (wordClassLookupFor), built with the model. */
+  readonly wordClasses: ReadonlyMap<string, WordLookup>;
 }
 
 /** Checks a parsed model file against this build's features. */
@@ -33,7 +37,9 @@ export function parseGeneratedModel(json: unknown): GeneratedModel {
   const trees = model.trees;
   if (!Array.isArray(trees) || trees.length === 0) throw new CascadeModelError('Expected the generated-text model to hold at least one tree');
   trees.forEach((tree, i) => assertTree(tree, features.length, `trees[${i}]`));
-  return { features: GENERATED_FEATURE_NAMES, languages: model.languages as string[], trees: trees as TreeNode[] };
+  const languages = model.languages as string[];
+  const wordClasses = new Map(languages.map((l) => [l, wordClassLookupFor(l)]));
+  return { features: GENERATED_FEATURE_NAMES, languages, trees: trees as TreeNode[], wordClasses };
 }
 
 /** The committed model, checked once at load; immutable afterwards. */
@@ -51,7 +57,7 @@ export function generatedFlag(
   normalized?: string,
 ): GeneratedFlag | null {
   if (!model.languages.includes(language)) return null;
-  const { values, words } = generatedFeatures(text, language, normalized);
+  const { values, words } = generatedFeatures(text, language, { normalized, wordClasses: model.wordClasses.get(language) });
   if (words < options.minWords) return null;
   // The score first: most pages are not flagged, and only a flagged one needs the path written out.
   const score = forestScore(model.trees, values);
