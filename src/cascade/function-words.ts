@@ -35,7 +35,7 @@ const PRONOUN_SETS = toSets(PRONOUNS);
 const ADVERB_SETS = toSets(PRONOMINAL_ADVERBS);
 const EMPTY: ReadonlySet<string> = new Set();
 
-/** Word class bits of wordClassesFor: a stop word of the language (language-resources.ts), a pronominal noun, a pronominal adverb. */
+/** Word class bits of wordClassLookupFor: a stop word of the language (language-resources.ts), a pronominal noun, a pronominal adverb. */
 export const FUNCTION_WORD = 1;
 export const PRONOUN = 2;
 export const PRONOMINAL_ADVERB = 4;
