@@ -72,13 +72,12 @@ function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: numb
  * For each of the page's shingles (ascending, `record.shingles`), the paragraph holding it; a shingle
  * in several paragraphs maps to the first, and the others are listed in `more` by shingle position.
  */
-function paragraphOfShingle(record: CascadeRecord): { first: Int32Array; more: Map<number, number[]> } {
+function paragraphOfShingle(record: CascadeRecord, table: ShingleTable): { first: Int32Array; more: Map<number, number[]> } {
   const first = new Int32Array(record.shingles.length).fill(-1);
   const more = new Map<number, number[]>();
-  const positions = positionTable(record.shingles);
   record.paragraphs.forEach((p, k) => {
     for (let x = 0; x < p.shingles.length; x++) {
-      const at = positions(p.shingles[x]!);
+      const at = positionOf(table, p.shingles[x]!);
       if (at < 0) continue;
       if (first[at] === -1) first[at] = k;
       else (more.get(at) ?? more.set(at, []).get(at)!).push(k);
@@ -88,67 +87,84 @@ function paragraphOfShingle(record: CascadeRecord): { first: Int32Array; more: M
 }
 
 /**
- * Position of a value in `values` (distinct), or -1: an open-addressing table over the positions,
- * at most half full, built once per page (a binary search per paragraph shingle cost more than the
- * merges with every candidate).
+ * Positions of distinct values, by value: an open-addressing table at most a quarter full (short
+ * probes, also for the values it does not hold, the most probed), keys beside positions.
  */
-function positionTable(values: Uint32Array): (value: number) => number {
-  const bits = 32 - Math.clz32(2 * values.length);
+interface ShingleTable {
+  readonly keys: Int32Array;
+  /** Position of the slot's value, -1: empty. */
+  readonly positions: Int32Array;
+  readonly shift: number;
+  readonly mask: number;
+}
+
+function shingleTable(values: Uint32Array): ShingleTable {
+  const bits = Math.max(4, 32 - Math.clz32(4 * values.length));
   const mask = (1 << bits) - 1;
-  const slots = new Int32Array(mask + 1).fill(-1);
-  // Multiplicative hashing: the product's high bits (`& mask` for the one-slot table, shift 32).
-  const home = (v: number) => (Math.imul(v, 0x9e3779b1) >>> (32 - bits)) & mask;
+  const shift = 32 - bits;
+  const keys = new Int32Array(mask + 1);
+  const positions = new Int32Array(mask + 1).fill(-1);
   for (let i = 0; i < values.length; i++) {
-    let slot = home(values[i]!);
-    while (slots[slot] !== -1) slot = (slot + 1) & mask;
-    slots[slot] = i;
+    const v = values[i]! | 0;
+    // Multiplicative hashing: the product's high bits.
+    let slot = Math.imul(v, 0x9e3779b1) >>> shift;
+    while (positions[slot] !== -1) slot = (slot + 1) & mask;
+    keys[slot] = v;
+    positions[slot] = i;
   }
-  return (value) => {
-    for (let slot = home(value); ; slot = (slot + 1) & mask) {
-      const at = slots[slot]!;
-      if (at === -1 || values[at] === value) return at;
+  return { keys, positions, shift, mask };
+}
+
+/** Position of a value in the table's values, or -1. */
+function positionOf(table: ShingleTable, value: number): number {
+  const { keys, positions, shift, mask } = table;
+  const v = value | 0;
+  for (let slot = Math.imul(v, 0x9e3779b1) >>> shift; ; slot = (slot + 1) & mask) {
+    const at = positions[slot]!;
+    if (at === -1 || keys[slot] === v) return at;
+  }
+}
+
+/**
+ * Counts in `shared[k]`, per paragraph k, the candidate's shingles (`b`) the paragraph holds: each
+ * looked up in the page's table (one probe a shingle, no merge of the two arrays).
+ */
+function countShared(b: Uint32Array, table: ShingleTable, first: Int32Array, inMore: Uint8Array, more: Map<number, number[]>, shared: Int32Array): void {
+  const { keys, positions, shift, mask } = table;
+  for (let j = 0; j < b.length; j++) {
+    const v = b[j]! | 0;
+    let slot = Math.imul(v, 0x9e3779b1) >>> shift;
+    let at = positions[slot]!;
+    while (at !== -1 && keys[slot] !== v) {
+      slot = (slot + 1) & mask;
+      at = positions[slot]!;
     }
-  };
+    if (at === -1) continue;
+    const k = first[at]!;
+    if (k >= 0) shared[k]!++;
+    if (inMore[at] === 1) for (const m of more.get(at)!) shared[m]!++;
+  }
 }
 
 /**
  * Index of the candidate each paragraph is attributed to (-1: none), by the containment test. Per
- * candidate one merge of the page's shingles with its own, each shared shingle counted for its
- * paragraph(s): not one merge per paragraph and candidate.
+ * candidate one pass over its shingles, each shared shingle counted for its paragraph(s): not one
+ * merge per paragraph and candidate.
  */
 export function attributeByContainment(record: CascadeRecord, candidates: readonly Candidate[]): number[] {
   const paragraphs = record.paragraphs.length;
   const best = new Array<number>(paragraphs).fill(-1);
   const bestShare = new Array<number>(paragraphs).fill(CONTAINMENT);
   if (candidates.length === 0) return best;
-  const { first, more } = paragraphOfShingle(record);
-  // Shingles also held by later paragraphs (rare: a repeated phrase), so the merge reads `more` only for them.
+  const table = shingleTable(record.shingles);
+  const { first, more } = paragraphOfShingle(record, table);
+  // Shingles also held by later paragraphs (rare: a repeated phrase), so the pass reads `more` only for them.
   const inMore = new Uint8Array(first.length);
   for (const at of more.keys()) inMore[at] = 1;
   const shared = new Int32Array(paragraphs);
-  const a = record.shingles;
   candidates.forEach((c, ci) => {
     shared.fill(0);
-    const b = c.shingles;
-    const aLength = a.length;
-    const bLength = b.length;
-    let i = 0;
-    let j = 0;
-    while (i < aLength && j < bLength) {
-      const x = a[i]!;
-      const y = b[j]!;
-      if (x === y) {
-        const k = first[i]!;
-        if (k >= 0) shared[k]!++;
-        if (inMore[i] === 1) for (const m of more.get(i)!) shared[m]!++;
-        i++;
-        j++;
-      } else if (x < y) {
-        i++;
-      } else {
-        j++;
-      }
-    }
+    countShared(c.shingles, table, first, inMore, more, shared);
     for (let k = 0; k < paragraphs; k++) {
       const n = record.paragraphs[k]!.shingles.length;
       if (n === 0 || shared[k] === 0) continue;

@@ -4,7 +4,8 @@
  * belongs to. Two words "count as equal" when they share a class id.
  *
  * Shipped tables (src/synonyms/data/, made by scripts/build-synonyms.ts): English from WordNet 3.0,
- * Russian from the LibreOffice thesaurus th_ru_RU_v2; users add their own classes from a file.
+ * Russian from the LibreOffice thesaurus th_ru_RU_v2, each with its entries' stems made at build
+ * time (synonym-stems.ts); users add their own classes from a file (stemmed at load).
  * A language's lookup table is built on its first lookup (a Russian table costs nothing to an
  * English-only user); it lives in the dictionary object, never in a module-global cache.
  *
@@ -16,11 +17,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { InputError, ValidationError, describeValue } from '../errors.js';
-import { normalizeText } from '../text/normalize-text.js';
-import { tokenize } from '../text/tokenize.js';
-import { stopWordsFor } from '../text/language-resources.js';
-import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import { parseSynonymClasses, type SynonymClassLine } from './parse-synonym-classes.js';
+import { classStemsOf, parseStemTable, stemTableName } from './synonym-stems.js';
 
 /** The shipped tables by language (ISO 639-3). */
 export const BUILT_IN_SYNONYM_TABLES: Readonly<Record<string, string>> = Object.freeze({
@@ -56,17 +54,20 @@ export interface SynonymDictionary {
   classCount(language: string): number;
 }
 
-/** One language's table: stem → class ids, and each class's words. */
+/** One language's table: stem → class ids, and each class's words (read on first use). */
 interface LanguageTable {
   readonly byStem: Map<string, readonly number[]>;
-  readonly classes: readonly (readonly string[])[];
+  readonly classCount: number;
+  wordsOf(classId: number): readonly string[] | undefined;
 }
 
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 
-function readTable(file: string): string {
-  const path = fileURLToPath(new URL(`./data/${file}`, import.meta.url));
-  const bytes = readFileSync(path);
+function dataPath(file: string): string {
+  return fileURLToPath(new URL(`./data/${file}`, import.meta.url));
+}
+
+function tableText(file: string, bytes: Buffer): string {
   return file.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
 }
 
@@ -80,51 +81,53 @@ function readUserFile(path: string): SynonymClassLine[] {
   return parseSynonymClasses(text, `synonym file \`${path}\``);
 }
 
-/** Letters (with their marks) only: exactly one token, whatever the tokeniser (tokenize is far dearer per call). */
-const ONE_WORD = /^[\p{L}\p{M}]+$/u;
+/** A shipped table's classes: their stems (from its stem table when it matches), their words on first use. */
+function builtInClasses(language: string, file: string): { stems: string[][]; words: () => readonly (readonly string[])[] } {
+  const bytes = readFileSync(dataPath(file));
+  let words: (readonly string[])[] | null = null;
+  const wordsOf = () => (words ??= parseSynonymClasses(tableText(file, bytes), file).map((c) => c.words));
+  let stems: string[][] | null = null;
+  try {
+    stems = parseStemTable(file, bytes, readFileSync(dataPath(stemTableName(file))));
+  } catch {
+    stems = null; // no stem table: the entries are stemmed now
+  }
+  // The stem table holds one line per class of the table it names by hash (never parsed here).
+  if (stems === null) stems = classStemsOf(language, wordsOf());
+  return { stems, words: wordsOf };
+}
 
 /**
- * An entry's stem in `language`, or null for a stop word or an entry of several tokens; memoised
- * in `memo` (entries repeat across classes).
+ * The table of classes given by their stems (`stems[i]`, words `wordsAt(i)`): a class whose words
+ * share one stem (run, running) equates nothing and gets no id; ids follow the order of the rest.
  */
-function entryStem(word: string, stopWords: ReadonlySet<string>, stem: (w: string) => string, memo: Map<string, string | null>): string | null {
-  let out = memo.get(word);
-  if (out !== undefined) return out;
-  const normalised = normalizeText(word);
-  const token = ONE_WORD.test(normalised) ? normalised : singleToken(normalised);
-  out = token === null || stopWords.has(token) ? null : stem(token);
-  memo.set(word, out);
-  return out;
-}
-
-function singleToken(text: string): string | null {
-  const tokens = tokenize(text);
-  return tokens.length === 1 ? tokens[0]! : null;
-}
-
-function buildTable(language: string, sources: readonly (readonly string[])[]): LanguageTable {
-  const stem = stemmerFor(language, {});
-  const stopWords = stopWordsFor(language);
-  const memo = new Map<string, string | null>();
+function buildTable(stems: readonly (readonly string[])[], wordsAt: (i: number) => readonly string[]): LanguageTable {
   const byStem = new Map<string, number[]>();
-  const classes: (readonly string[])[] = [];
-  for (const words of sources) {
-    const stems: string[] = [];
-    for (const word of words) {
-      const s = entryStem(word, stopWords, stem, memo);
-      if (s !== null && !stems.includes(s)) stems.push(s);
-    }
-    // A class whose words share one stem (run, running) equates nothing.
-    if (stems.length < 2) continue;
-    const id = classes.length;
-    classes.push(words);
-    for (const s of stems) {
+  const sourceOf: number[] = [];
+  for (let i = 0; i < stems.length; i++) {
+    const classStems = stems[i]!;
+    if (classStems.length < 2) continue;
+    const id = sourceOf.length;
+    sourceOf.push(i);
+    for (const s of classStems) {
       const ids = byStem.get(s);
       if (ids === undefined) byStem.set(s, [id]);
       else ids.push(id); // ids grow, so each list stays ascending
     }
   }
-  return { byStem, classes };
+  return {
+    byStem,
+    classCount: sourceOf.length,
+    wordsOf: (id) => (Number.isInteger(id) && id >= 0 && id < sourceOf.length ? wordsAt(sourceOf[id]!) : undefined),
+  };
+}
+
+/** A language's table: its shipped classes (when `file` is given), then the user's. */
+function languageTable(language: string, file: string | undefined, user: readonly (readonly string[])[]): LanguageTable {
+  const shipped = file === undefined ? { stems: [], words: () => [] } : builtInClasses(language, file);
+  const stems = [...shipped.stems, ...classStemsOf(language, user)];
+  const count = shipped.stems.length;
+  return buildTable(stems, (i) => (i < count ? shipped.words()[i]! : user[i - count]!));
 }
 
 function userSources(options: SynonymDictionaryOptions): Map<string, (readonly string[])[]> {
@@ -170,11 +173,7 @@ export function loadSynonymDictionary(options: SynonymDictionaryOptions = {}): S
     if (!languages.has(language)) return undefined;
     let table = tables.get(language);
     if (table === undefined) {
-      const sources: (readonly string[])[] = [];
-      const file = builtIn ? BUILT_IN_SYNONYM_TABLES[language] : undefined;
-      if (file !== undefined) for (const c of parseSynonymClasses(readTable(file), file)) sources.push(c.words);
-      sources.push(...(user.get(language) ?? []));
-      table = buildTable(language, sources);
+      table = languageTable(language, builtIn ? BUILT_IN_SYNONYM_TABLES[language] : undefined, user.get(language) ?? []);
       tables.set(language, table);
     }
     return table;
@@ -182,7 +181,7 @@ export function loadSynonymDictionary(options: SynonymDictionaryOptions = {}): S
   return {
     languages: Object.freeze([...languages].sort()),
     classesOf: (language, stem) => tableFor(language)?.byStem.get(stem) ?? NO_CLASSES,
-    wordsOf: (language, classId) => tableFor(language)?.classes[classId] ?? NO_WORDS,
-    classCount: (language) => tableFor(language)?.classes.length ?? 0,
+    wordsOf: (language, classId) => tableFor(language)?.wordsOf(classId) ?? NO_WORDS,
+    classCount: (language) => tableFor(language)?.classCount ?? 0,
   };
 }
