@@ -69,80 +69,69 @@ function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: numb
 }
 
 /**
- * For each of the page's shingles (ascending, `record.shingles`), the paragraph holding it; a shingle
- * in several paragraphs maps to the first, and the others are listed in `more` by shingle position.
+ * The paragraph(s) of each of the page's shingles, by shingle: an open-addressing table at most a
+ * quarter full (short probes, also for the values it does not hold, the most probed), key and value
+ * side by side (one cache line a probe). Value: the paragraph k (≥ 0), -1 for an empty slot, or
+ * -2 - k for a shingle that later paragraphs hold too (rare: a repeated phrase), listed in `more`
+ * by the key's index.
  */
-function paragraphOfShingle(record: CascadeRecord, table: ShingleTable): { first: Int32Array; more: Map<number, number[]> } {
-  const first = new Int32Array(record.shingles.length).fill(-1);
+interface ParagraphTable {
+  readonly slots: Int32Array;
+  readonly more: Map<number, number[]>;
+  readonly shift: number;
+}
+
+/** Multiplicative hashing: the product's high bits, as an index of a key in `slots`. */
+function homeOf(value: number, shift: number): number {
+  return (Math.imul(value, 0x9e3779b1) >>> shift) << 1;
+}
+
+function paragraphTable(record: CascadeRecord): ParagraphTable {
+  const bits = Math.max(4, 32 - Math.clz32(4 * record.shingles.length));
+  const shift = 32 - bits;
+  const slots = new Int32Array(2 << bits);
+  const wrap = slots.length - 1;
+  for (let v = 1; v < slots.length; v += 2) slots[v] = -1;
   const more = new Map<number, number[]>();
   record.paragraphs.forEach((p, k) => {
     for (let x = 0; x < p.shingles.length; x++) {
-      const at = positionOf(table, p.shingles[x]!);
-      if (at < 0) continue;
-      if (first[at] === -1) first[at] = k;
-      else (more.get(at) ?? more.set(at, []).get(at)!).push(k);
+      const v = p.shingles[x]! | 0;
+      let at = homeOf(v, shift);
+      while (slots[at + 1] !== -1 && slots[at] !== v) at = (at + 2) & wrap;
+      const value = slots[at + 1]!;
+      if (value === -1) {
+        slots[at] = v;
+        slots[at + 1] = k;
+      } else {
+        if (value >= 0) slots[at + 1] = -2 - value;
+        (more.get(at) ?? more.set(at, []).get(at)!).push(k);
+      }
     }
   });
-  return { first, more };
-}
-
-/**
- * Positions of distinct values, by value: an open-addressing table at most a quarter full (short
- * probes, also for the values it does not hold, the most probed), keys beside positions.
- */
-interface ShingleTable {
-  readonly keys: Int32Array;
-  /** Position of the slot's value, -1: empty. */
-  readonly positions: Int32Array;
-  readonly shift: number;
-  readonly mask: number;
-}
-
-function shingleTable(values: Uint32Array): ShingleTable {
-  const bits = Math.max(4, 32 - Math.clz32(4 * values.length));
-  const mask = (1 << bits) - 1;
-  const shift = 32 - bits;
-  const keys = new Int32Array(mask + 1);
-  const positions = new Int32Array(mask + 1).fill(-1);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]! | 0;
-    // Multiplicative hashing: the product's high bits.
-    let slot = Math.imul(v, 0x9e3779b1) >>> shift;
-    while (positions[slot] !== -1) slot = (slot + 1) & mask;
-    keys[slot] = v;
-    positions[slot] = i;
-  }
-  return { keys, positions, shift, mask };
-}
-
-/** Position of a value in the table's values, or -1. */
-function positionOf(table: ShingleTable, value: number): number {
-  const { keys, positions, shift, mask } = table;
-  const v = value | 0;
-  for (let slot = Math.imul(v, 0x9e3779b1) >>> shift; ; slot = (slot + 1) & mask) {
-    const at = positions[slot]!;
-    if (at === -1 || keys[slot] === v) return at;
-  }
+  return { slots, more, shift };
 }
 
 /**
  * Counts in `shared[k]`, per paragraph k, the candidate's shingles (`b`) the paragraph holds: each
  * looked up in the page's table (one probe a shingle, no merge of the two arrays).
  */
-function countShared(b: Uint32Array, table: ShingleTable, first: Int32Array, inMore: Uint8Array, more: Map<number, number[]>, shared: Int32Array): void {
-  const { keys, positions, shift, mask } = table;
+function countShared(b: Uint32Array, table: ParagraphTable, shared: Int32Array): void {
+  const { slots, shift } = table;
+  const wrap = slots.length - 1;
   for (let j = 0; j < b.length; j++) {
     const v = b[j]! | 0;
-    let slot = Math.imul(v, 0x9e3779b1) >>> shift;
-    let at = positions[slot]!;
-    while (at !== -1 && keys[slot] !== v) {
-      slot = (slot + 1) & mask;
-      at = positions[slot]!;
+    let at = homeOf(v, shift);
+    let k = slots[at + 1]!;
+    while (k !== -1 && slots[at] !== v) {
+      at = (at + 2) & wrap;
+      k = slots[at + 1]!;
     }
-    if (at === -1) continue;
-    const k = first[at]!;
-    if (k >= 0) shared[k]!++;
-    if (inMore[at] === 1) for (const m of more.get(at)!) shared[m]!++;
+    if (k >= 0) {
+      shared[k]!++;
+    } else if (k < -1) {
+      shared[-2 - k]!++;
+      for (const m of table.more.get(at)!) shared[m]!++;
+    }
   }
 }
 
@@ -156,17 +145,14 @@ export function attributeByContainment(record: CascadeRecord, candidates: readon
   const best = new Array<number>(paragraphs).fill(-1);
   const bestShare = new Array<number>(paragraphs).fill(CONTAINMENT);
   if (candidates.length === 0) return best;
-  const table = shingleTable(record.shingles);
-  const { first, more } = paragraphOfShingle(record, table);
-  // Shingles also held by later paragraphs (rare: a repeated phrase), so the pass reads `more` only for them.
-  const inMore = new Uint8Array(first.length);
-  for (const at of more.keys()) inMore[at] = 1;
+  const table = paragraphTable(record);
+  const sizes = record.paragraphs.map((p) => p.shingles.length);
   const shared = new Int32Array(paragraphs);
-  candidates.forEach((c, ci) => {
+  for (let ci = 0; ci < candidates.length; ci++) {
     shared.fill(0);
-    countShared(c.shingles, table, first, inMore, more, shared);
+    countShared(candidates[ci]!.shingles, table, shared);
     for (let k = 0; k < paragraphs; k++) {
-      const n = record.paragraphs[k]!.shingles.length;
+      const n = sizes[k]!;
       if (n === 0 || shared[k] === 0) continue;
       const share = shared[k]! / n;
       if (share >= bestShare[k]!) {
@@ -174,7 +160,7 @@ export function attributeByContainment(record: CascadeRecord, candidates: readon
         bestShare[k] = share;
       }
     }
-  });
+  }
   return best;
 }
 

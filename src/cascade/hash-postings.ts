@@ -1,7 +1,7 @@
 /**
  * An inverted index from 32-bit hashes to page ids, compact: one open-addressing table holding each
- * hash once (key and value in two Int32Arrays, 8 bytes a slot, linear probing, grown ×2 past 3/4
- * full). The value is the hash's only id (≥ 0), or, once it has two or more, −1 − the offset of its
+ * hash once (key and value side by side in one Int32Array, 8 bytes a slot — one cache line read per
+ * probe of a table of megabytes —, linear probing, grown ×2 past 3/4 full). The value is the hash's only id (≥ 0), or, once it has two or more, −1 − the offset of its
  * list in an arena (Int32Array): [count, capacity, ids…], capacity 2, 4, … MAX_IDS_PER_HASH, moved to
  * a list twice as large when full (the arena is compacted whenever it grows). A JavaScript Map of
  * arrays costs ~10× more per entry, which the cascade's store cannot afford at millions of pages.
@@ -30,9 +30,8 @@ function home(key: number, mask: number): number {
 }
 
 export class HashPostings {
-  #keys: Int32Array;
-  /** Per slot: the id (≥ 0), or −1 − the arena offset of the hash's list. */
-  #values: Int32Array;
+  /** Slot s: key at 2s (0: empty), at 2s + 1 the id (≥ 0) or −1 − the arena offset of the hash's list. */
+  #slots: Int32Array;
   #arena = new Int32Array(1024);
   /** Arena words in use (live lists and lists left behind by a move). */
   #arenaUsed = 0;
@@ -43,8 +42,7 @@ export class HashPostings {
   constructor(capacity = 1024) {
     let slots = 16;
     while (slots < capacity * 2) slots *= 2;
-    this.#keys = new Int32Array(slots);
-    this.#values = new Int32Array(slots);
+    this.#slots = new Int32Array(2 * slots);
   }
 
   /** (key, id) pairs held. */
@@ -54,7 +52,7 @@ export class HashPostings {
 
   /** Bytes of the table and the arena. */
   get bytes(): number {
-    return this.#keys.byteLength + this.#values.byteLength + this.#arena.byteLength;
+    return this.#slots.byteLength + this.#arena.byteLength;
   }
 
   /**
@@ -63,35 +61,36 @@ export class HashPostings {
    * nowhere.
    */
   add(hash: number, id: number): void {
-    if ((this.#keyCount + 1) * 4 > this.#keys.length * 3) this.#grow();
+    if ((this.#keyCount + 1) * 8 > this.#slots.length * 3) this.#grow();
     const key = keyOf(hash);
-    const keys = this.#keys;
-    const mask = keys.length - 1;
-    let slot = home(key, mask);
-    while (keys[slot] !== 0 && keys[slot] !== key) slot = (slot + 1) & mask;
-    if (keys[slot] === 0) {
-      keys[slot] = key;
-      this.#values[slot] = id;
+    const slots = this.#slots;
+    const mask = slots.length / 2 - 1;
+    let at = 2 * home(key, mask);
+    while (slots[at] !== 0 && slots[at] !== key) at = (at + 2) & (2 * mask + 1);
+    if (slots[at] === 0) {
+      slots[at] = key;
+      slots[at + 1] = id;
       this.#keyCount++;
       this.#size++;
       return;
     }
-    const value = this.#values[slot]!;
+    const value = slots[at + 1]!;
     if (value >= 0) {
       if (value === id) return;
       const list = this.#newList(2);
       this.#arena[list] = 2;
       this.#arena[list + LIST_HEADER] = value;
       this.#arena[list + LIST_HEADER + 1] = id;
-      this.#values[slot] = -1 - list;
+      slots[at + 1] = -1 - list;
       this.#size++;
       return;
     }
-    if (this.#appendToList(slot, -1 - value, id)) this.#size++;
+    if (this.#appendToList(at + 1, id)) this.#size++;
   }
 
-  /** Appends `id` to the list at `list` of the key in `slot`; false when it is there or the list is full. */
-  #appendToList(slot: number, list: number, id: number): boolean {
+  /** Appends `id` to the list whose offset `#slots[valueAt]` holds; false when it is there or the list is full. */
+  #appendToList(valueAt: number, id: number): boolean {
+    let list = -1 - this.#slots[valueAt]!;
     let arena = this.#arena;
     const count = arena[list]!;
     for (let i = list + LIST_HEADER, end = i + count; i < end; i++) if (arena[i] === id) return false;
@@ -99,10 +98,10 @@ export class HashPostings {
     if (count === arena[list + 1]) {
       const moved = this.#newList(2 * count);
       arena = this.#arena; // #newList may have compacted it: the list's offset is read again
-      const from = -1 - this.#values[slot]!;
+      const from = -1 - this.#slots[valueAt]!;
       arena.copyWithin(moved + LIST_HEADER, from + LIST_HEADER, from + LIST_HEADER + count);
       arena[moved] = count;
-      this.#values[slot] = -1 - moved;
+      this.#slots[valueAt] = -1 - moved;
       list = moved;
     }
     arena[list + LIST_HEADER + count] = id;
@@ -123,20 +122,20 @@ export class HashPostings {
 
   /** Copies the live lists into a new arena with room for `more` words (lists left by a move dropped). */
   #compact(more: number): void {
-    const values = this.#values;
-    let live = more;
-    for (let s = 0; s < values.length; s++) if (values[s]! < 0) live += LIST_HEADER + this.#arena[-1 - values[s]! + 1]!;
-    let length = this.#arena.length;
-    while (length < 2 * live) length *= 2;
+    const slots = this.#slots;
     const old = this.#arena;
+    let live = more;
+    for (let v = 1; v < slots.length; v += 2) if (slots[v]! < 0) live += LIST_HEADER + old[-1 - slots[v]! + 1]!;
+    let length = old.length;
+    while (length < 2 * live) length *= 2;
     const arena = new Int32Array(length);
     let at = 0;
-    for (let s = 0; s < values.length; s++) {
-      if (values[s]! >= 0) continue;
-      const from = -1 - values[s]!;
+    for (let v = 1; v < slots.length; v += 2) {
+      if (slots[v]! >= 0) continue;
+      const from = -1 - slots[v]!;
       const words = LIST_HEADER + old[from + 1]!;
       arena.set(old.subarray(from, from + words), at);
-      values[s] = -1 - at;
+      slots[v] = -1 - at;
       at += words;
     }
     this.#arena = arena;
@@ -145,9 +144,9 @@ export class HashPostings {
 
   /** Calls `visit` with every id held under `hash`. */
   forEach(hash: number, visit: (id: number) => void): void {
-    const slot = this.#slotOf(hash);
-    if (slot < 0) return;
-    const value = this.#values[slot]!;
+    const at = this.#slotOf(hash);
+    if (at < 0) return;
+    const value = this.#slots[at + 1]!;
     if (value >= 0) {
       visit(value);
       return;
@@ -163,9 +162,9 @@ export class HashPostings {
    * `counts` must be longer than every id held.
    */
   countHits(hash: number, counts: Int32Array, touched: number[]): void {
-    const slot = this.#slotOf(hash);
-    if (slot < 0) return;
-    const value = this.#values[slot]!;
+    const at = this.#slotOf(hash);
+    if (at < 0) return;
+    const value = this.#slots[at + 1]!;
     if (value >= 0) {
       if (counts[value]!++ === 0) touched.push(value);
       return;
@@ -178,31 +177,31 @@ export class HashPostings {
     }
   }
 
-  /** The slot holding `hash`, or -1. */
+  /** Index in #slots of the key of `hash`, or -1. */
   #slotOf(hash: number): number {
     const key = keyOf(hash);
-    const keys = this.#keys;
-    const mask = keys.length - 1;
-    for (let slot = home(key, mask); ; slot = (slot + 1) & mask) {
-      const k = keys[slot]!;
-      if (k === key) return slot;
+    const slots = this.#slots;
+    const wrap = slots.length - 1;
+    for (let at = 2 * home(key, slots.length / 2 - 1); ; at = (at + 2) & wrap) {
+      const k = slots[at]!;
+      if (k === key) return at;
       if (k === 0) return -1;
     }
   }
 
   #grow(): void {
-    const keys = this.#keys;
-    const values = this.#values;
-    this.#keys = new Int32Array(keys.length * 2);
-    this.#values = new Int32Array(keys.length * 2);
-    const mask = this.#keys.length - 1;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
+    const old = this.#slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = slots.length / 2 - 1;
+    const wrap = slots.length - 1;
+    for (let i = 0; i < old.length; i += 2) {
+      const key = old[i]!;
       if (key === 0) continue;
-      let slot = home(key, mask);
-      while (this.#keys[slot] !== 0) slot = (slot + 1) & mask;
-      this.#keys[slot] = key;
-      this.#values[slot] = values[i]!;
+      let at = 2 * home(key, mask);
+      while (slots[at] !== 0) at = (at + 2) & wrap;
+      slots[at] = key;
+      slots[at + 1] = old[i + 1]!;
     }
+    this.#slots = slots;
   }
 }
