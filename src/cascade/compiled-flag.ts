@@ -81,9 +81,13 @@ interface ParagraphTable {
   readonly shift: number;
 }
 
-/** Multiplicative hashing: the product's high bits, as an index of a key in `slots`. */
+/**
+ * A shingle's first slot, as an index of a key in `slots`: its high bits (shingle hashes are mixed,
+ * fmix32), so that a candidate's ascending shingles probe the table in ascending order (memory read
+ * ahead, not at random).
+ */
 function homeOf(value: number, shift: number): number {
-  return (Math.imul(value, 0x9e3779b1) >>> shift) << 1;
+  return (value >>> shift) << 1;
 }
 
 function paragraphTable(record: CascadeRecord): ParagraphTable {

@@ -1,9 +1,10 @@
 /**
  * An inverted index from 32-bit hashes to page ids, compact: one open-addressing table holding each
  * hash once (key and value side by side in one Int32Array, 8 bytes a slot — one cache line read per
- * probe of a table of megabytes —, linear probing, grown ×2 past 3/4 full). The value is the hash's only id (≥ 0), or, once it has two or more, −1 − the offset of its
- * list in an arena (Int32Array): [count, capacity, ids…], capacity 2, 4, … MAX_IDS_PER_HASH, moved to
- * a list twice as large when full (the arena is compacted whenever it grows). A JavaScript Map of
+ * probe of a table of megabytes —, linear probing, grown ×2 past 3/4 full). The value is the
+ * hash's only id (≥ 0), or, once it has two or more, −1 − the offset of its list in an arena
+ * (Int32Array): [count, capacity and an order flag, ids…], capacity 2, 4, … MAX_IDS_PER_HASH,
+ * moved to a list twice as large when full (the arena is compacted whenever it grows). A JavaScript Map of
  * arrays costs ~10× more per entry, which the cascade's store cannot afford at millions of pages.
  *
  * Each hash is held in one slot, not once per id: a common hash (a paragraph many pages hold) no
@@ -16,8 +17,10 @@ export const MAX_IDS_PER_HASH = 64;
 
 /** Key 0 marks an empty slot; hash 0 is stored as this key. */
 const ZERO_KEY = 0x5bd1e995 | 0;
-/** Arena words before a list's ids: count, capacity. */
+/** Arena words before a list's ids: count, capacity | UNORDERED (its ids not all ascending). */
 const LIST_HEADER = 2;
+const UNORDERED = 1 << 30;
+const CAPACITY = UNORDERED - 1;
 
 function keyOf(hash: number): number {
   const k = hash | 0;
@@ -79,6 +82,7 @@ export class HashPostings {
       if (value === id) return;
       const list = this.#newList(2);
       this.#arena[list] = 2;
+      if (id < value) this.#arena[list + 1] = 2 | UNORDERED;
       this.#arena[list + LIST_HEADER] = value;
       this.#arena[list + LIST_HEADER + 1] = id;
       slots[at + 1] = -1 - list;
@@ -93,9 +97,16 @@ export class HashPostings {
     let list = -1 - this.#slots[valueAt]!;
     let arena = this.#arena;
     const count = arena[list]!;
-    for (let i = list + LIST_HEADER, end = i + count; i < end; i++) if (arena[i] === id) return false;
     if (count >= MAX_IDS_PER_HASH) return false;
-    if (count === arena[list + 1]) {
+    // Ids mostly come ascending (pages are indexed in id order): an id above the last of an
+    // ascending list is not in it. Otherwise the list is searched, and marked unordered when needed.
+    const last = arena[list + LIST_HEADER + count - 1]!;
+    let flags = arena[list + 1]! & UNORDERED;
+    if (flags === 0 && id < last) flags = UNORDERED;
+    if (flags !== 0 || id === last) {
+      for (let i = list + LIST_HEADER, end = i + count; i < end; i++) if (arena[i] === id) return false;
+    }
+    if (count === (arena[list + 1]! & CAPACITY)) {
       const moved = this.#newList(2 * count);
       arena = this.#arena; // #newList may have compacted it: the list's offset is read again
       const from = -1 - this.#slots[valueAt]!;
@@ -106,6 +117,7 @@ export class HashPostings {
     }
     arena[list + LIST_HEADER + count] = id;
     arena[list] = count + 1;
+    arena[list + 1] = (arena[list + 1]! & CAPACITY) | flags;
     return true;
   }
 
@@ -125,7 +137,7 @@ export class HashPostings {
     const slots = this.#slots;
     const old = this.#arena;
     let live = more;
-    for (let v = 1; v < slots.length; v += 2) if (slots[v]! < 0) live += LIST_HEADER + old[-1 - slots[v]! + 1]!;
+    for (let v = 1; v < slots.length; v += 2) if (slots[v]! < 0) live += LIST_HEADER + (old[-1 - slots[v]! + 1]! & CAPACITY);
     let length = old.length;
     while (length < 2 * live) length *= 2;
     const arena = new Int32Array(length);
@@ -133,7 +145,7 @@ export class HashPostings {
     for (let v = 1; v < slots.length; v += 2) {
       if (slots[v]! >= 0) continue;
       const from = -1 - slots[v]!;
-      const words = LIST_HEADER + old[from + 1]!;
+      const words = LIST_HEADER + (old[from + 1]! & CAPACITY);
       arena.set(old.subarray(from, from + words), at);
       slots[v] = -1 - at;
       at += words;

@@ -64,3 +64,15 @@ describe('HashPostings, lists of ids', () => {
     expect([...counts]).toEqual([0, 0, 0, 2, 0, 1, 0, 1, 0, 0]);
   });
 });
+
+describe('HashPostings, ids not ascending', () => {
+  it('adds no pair twice when ids come in any order (a page indexed again, catching up)', () => {
+    const p = new HashPostings();
+    const order = [5, 9, 3, 9, 5, 12, 3, 1, 12, 20, 1];
+    for (const id of order) p.add(77, id);
+    for (const id of [30, 31, 30, 2, 31]) p.add(78, id);
+    expect(idsOf(p, 77)).toEqual([1, 3, 5, 9, 12, 20]);
+    expect(idsOf(p, 78)).toEqual([2, 30, 31]);
+    expect(p.size).toBe(9);
+  });
+});
