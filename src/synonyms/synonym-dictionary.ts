@@ -50,6 +50,8 @@ export interface SynonymDictionary {
   classesOf(language: string, stem: string): readonly number[];
   /** The words of a class as written in its source (e.g. for showing or for making test data). */
   wordsOf(language: string, classId: number): readonly string[];
+  /** The distinct stems of a class (those classesOf finds it by), in the order of its words; empty for an unknown id. */
+  stemsOf(language: string, classId: number): readonly string[];
   /** Number of classes of a language (builds its table). */
   classCount(language: string): number;
 }
@@ -59,6 +61,7 @@ interface LanguageTable {
   readonly byStem: Map<string, readonly number[]>;
   readonly classCount: number;
   wordsOf(classId: number): readonly string[] | undefined;
+  stemsOf(classId: number): readonly string[] | undefined;
 }
 
 const CYRILLIC = /\p{Script=Cyrillic}/u;
@@ -119,6 +122,7 @@ function buildTable(stems: readonly (readonly string[])[], wordsAt: (i: number) 
     byStem,
     classCount: sourceOf.length,
     wordsOf: (id) => (Number.isInteger(id) && id >= 0 && id < sourceOf.length ? wordsAt(sourceOf[id]!) : undefined),
+    stemsOf: (id) => (Number.isInteger(id) && id >= 0 && id < sourceOf.length ? stems[sourceOf[id]!] : undefined),
   };
 }
 
@@ -182,6 +186,7 @@ export function loadSynonymDictionary(options: SynonymDictionaryOptions = {}): S
     languages: Object.freeze([...languages].sort()),
     classesOf: (language, stem) => tableFor(language)?.byStem.get(stem) ?? NO_CLASSES,
     wordsOf: (language, classId) => tableFor(language)?.wordsOf(classId) ?? NO_WORDS,
+    stemsOf: (language, classId) => tableFor(language)?.stemsOf(classId) ?? NO_WORDS,
     classCount: (language) => tableFor(language)?.classCount ?? 0,
   };
 }
