@@ -25,21 +25,17 @@ const MAX_CANDIDATES = 10;
 /** Paragraph share of shingles a candidate must hold under the containment test. */
 const CONTAINMENT = 0.5;
 
-/** A stored page considered as a source; `terms` read only by the hypergeometric test (a stored record makes them on demand). */
+/**
+ * A stored page considered as a source. Its record's `terms` are read only by the hypergeometric
+ * test (a stored record makes them on demand).
+ */
 interface Candidate {
   readonly page: StoredCascadePage;
   readonly shingles: Uint32Array;
-  readonly terms: Uint32Array;
 }
 
 function candidateOf(page: StoredCascadePage): Candidate {
-  return {
-    page,
-    shingles: page.record.shingles,
-    get terms() {
-      return page.record.terms;
-    },
-  };
+  return { page, shingles: page.record.shingles };
 }
 
 function union(arrays: readonly Uint32Array[]): Uint32Array {
@@ -71,9 +67,9 @@ function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: numb
 /**
  * The paragraph(s) of each of the page's shingles, by shingle: an open-addressing table at most a
  * quarter full (short probes, also for the values it does not hold, the most probed), key and value
- * side by side (one cache line a probe). Value: the paragraph k (≥ 0), -1 for an empty slot, or
- * -2 - k for a shingle that later paragraphs hold too (rare: a repeated phrase), listed in `more`
- * by the key's index.
+ * side by side (one cache line a probe). Value: 0 for an empty slot (a new table needs no filling),
+ * k + 1 for paragraph k, or -(k + 1) for a shingle that later paragraphs hold too (rare: a repeated
+ * phrase), listed in `more` by the key's index.
  */
 interface ParagraphTable {
   readonly slots: Int32Array;
@@ -95,23 +91,24 @@ function paragraphTable(record: CascadeRecord): ParagraphTable {
   const shift = 32 - bits;
   const slots = new Int32Array(2 << bits);
   const wrap = slots.length - 1;
-  for (let v = 1; v < slots.length; v += 2) slots[v] = -1;
   const more = new Map<number, number[]>();
-  record.paragraphs.forEach((p, k) => {
-    for (let x = 0; x < p.shingles.length; x++) {
-      const v = p.shingles[x]! | 0;
+  const paragraphs = record.paragraphs;
+  for (let k = 0; k < paragraphs.length; k++) {
+    const shingles = paragraphs[k]!.shingles;
+    for (let x = 0; x < shingles.length; x++) {
+      const v = shingles[x]! | 0;
       let at = homeOf(v, shift);
-      while (slots[at + 1] !== -1 && slots[at] !== v) at = (at + 2) & wrap;
+      while (slots[at + 1] !== 0 && slots[at] !== v) at = (at + 2) & wrap;
       const value = slots[at + 1]!;
-      if (value === -1) {
+      if (value === 0) {
         slots[at] = v;
-        slots[at + 1] = k;
+        slots[at + 1] = k + 1;
       } else {
-        if (value >= 0) slots[at + 1] = -2 - value;
+        if (value > 0) slots[at + 1] = -value;
         (more.get(at) ?? more.set(at, []).get(at)!).push(k);
       }
     }
-  });
+  }
   return { slots, more, shift };
 }
 
@@ -126,14 +123,14 @@ function countShared(b: Uint32Array, table: ParagraphTable, shared: Int32Array):
     const v = b[j]! | 0;
     let at = homeOf(v, shift);
     let k = slots[at + 1]!;
-    while (k !== -1 && slots[at] !== v) {
+    while (k !== 0 && slots[at] !== v) {
       at = (at + 2) & wrap;
       k = slots[at + 1]!;
     }
-    if (k >= 0) {
-      shared[k]!++;
-    } else if (k < -1) {
-      shared[-2 - k]!++;
+    if (k > 0) {
+      shared[k - 1]!++;
+    } else if (k < 0) {
+      shared[-k - 1]!++;
       for (const m of table.more.get(at)!) shared[m]!++;
     }
   }
@@ -175,9 +172,10 @@ export function attributeByHypergeometric(record: CascadeRecord, candidates: rea
     let best = -1;
     let bestP = alpha / tests;
     candidates.forEach((c, i) => {
-      const k = sharedCount(p.terms, c.terms);
+      const terms = c.page.record.terms;
+      const k = sharedCount(p.terms, terms);
       if (k === 0) return;
-      const pValue = hypergeometricUpperTail(vocabulary, c.terms.length, p.terms.length, k);
+      const pValue = hypergeometricUpperTail(vocabulary, terms.length, p.terms.length, k);
       if (pValue < bestP) {
         best = i;
         bestP = pValue;
