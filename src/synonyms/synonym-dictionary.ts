@@ -18,7 +18,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { InputError, ValidationError, describeValue } from '../errors.js';
 import { parseSynonymClasses, type SynonymClassLine } from './parse-synonym-classes.js';
-import { classStemsOf, parseStemTable, stemTableName } from './synonym-stems.js';
+import { classStemsOf, openStemTable, stemTableName, type StemTable } from './synonym-stems.js';
 
 /** The shipped tables by language (ISO 639-3). */
 export const BUILT_IN_SYNONYM_TABLES: Readonly<Record<string, string>> = Object.freeze({
@@ -56,12 +56,12 @@ export interface SynonymDictionary {
   classCount(language: string): number;
 }
 
-/** One language's table: stem → class ids, and each class's words (read on first use). */
-interface LanguageTable {
-  readonly byStem: Map<string, readonly number[]>;
+/** One language's classes: ids by stem, each class's stems and words (words read on first use). */
+interface ClassTable {
   readonly classCount: number;
-  wordsOf(classId: number): readonly string[] | undefined;
+  classesOf(stem: string): readonly number[];
   stemsOf(classId: number): readonly string[] | undefined;
+  wordsOf(classId: number): readonly string[] | undefined;
 }
 
 const CYRILLIC = /\p{Script=Cyrillic}/u;
@@ -84,33 +84,18 @@ function readUserFile(path: string): SynonymClassLine[] {
   return parseSynonymClasses(text, `synonym file \`${path}\``);
 }
 
-/** A shipped table's classes: their stems (from its stem table when it matches), their words on first use. */
-function builtInClasses(language: string, file: string): { stems: string[][]; words: () => readonly (readonly string[])[] } {
-  const bytes = readFileSync(dataPath(file));
-  let words: (readonly string[])[] | null = null;
-  const wordsOf = () => (words ??= parseSynonymClasses(tableText(file, bytes), file).map((c) => c.words));
-  let stems: string[][] | null = null;
-  try {
-    stems = parseStemTable(file, bytes, readFileSync(dataPath(stemTableName(file))));
-  } catch {
-    stems = null; // no stem table: the entries are stemmed now
-  }
-  // The stem table holds one line per class of the table it names by hash (never parsed here).
-  if (stems === null) stems = classStemsOf(language, wordsOf());
-  return { stems, words: wordsOf };
-}
-
 /**
- * The table of classes given by their stems (`stems[i]`, words `wordsAt(i)`): a class whose words
- * share one stem (run, running) equates nothing and gets no id; ids follow the order of the rest.
+ * Classes given by their stems (`stems[i]`, words `wordsAt(i)`), in a map stem → ids: a class whose
+ * words share one stem (run, running) equates nothing and gets no id; ids follow the order of the
+ * rest, from `firstId`.
  */
-function buildTable(stems: readonly (readonly string[])[], wordsAt: (i: number) => readonly string[]): LanguageTable {
+function mapTable(stems: readonly (readonly string[])[], wordsAt: (i: number) => readonly string[], firstId = 0): ClassTable {
   const byStem = new Map<string, number[]>();
   const sourceOf: number[] = [];
   for (let i = 0; i < stems.length; i++) {
     const classStems = stems[i]!;
     if (classStems.length < 2) continue;
-    const id = sourceOf.length;
+    const id = firstId + sourceOf.length;
     sourceOf.push(i);
     for (const s of classStems) {
       const ids = byStem.get(s);
@@ -118,20 +103,54 @@ function buildTable(stems: readonly (readonly string[])[], wordsAt: (i: number) 
       else ids.push(id); // ids grow, so each list stays ascending
     }
   }
+  const source = (id: number) => (Number.isInteger(id) && id >= firstId && id < firstId + sourceOf.length ? sourceOf[id - firstId]! : -1);
   return {
-    byStem,
     classCount: sourceOf.length,
-    wordsOf: (id) => (Number.isInteger(id) && id >= 0 && id < sourceOf.length ? wordsAt(sourceOf[id]!) : undefined),
-    stemsOf: (id) => (Number.isInteger(id) && id >= 0 && id < sourceOf.length ? stems[sourceOf[id]!] : undefined),
+    classesOf: (stem) => byStem.get(stem) ?? NO_CLASSES,
+    stemsOf: (id) => (source(id) < 0 ? undefined : stems[source(id)]),
+    wordsOf: (id) => (source(id) < 0 ? undefined : wordsAt(source(id))),
   };
 }
 
-/** A language's table: its shipped classes (when `file` is given), then the user's. */
-function languageTable(language: string, file: string | undefined, user: readonly (readonly string[])[]): LanguageTable {
-  const shipped = file === undefined ? { stems: [], words: () => [] } : builtInClasses(language, file);
-  const stems = [...shipped.stems, ...classStemsOf(language, user)];
-  const count = shipped.stems.length;
-  return buildTable(stems, (i) => (i < count ? shipped.words()[i]! : user[i - count]!));
+/** A shipped table's classes: from its stem table when that matches the table, else stemmed now. */
+function shippedTable(language: string, file: string): ClassTable {
+  const bytes = readFileSync(dataPath(file));
+  let words: (readonly string[])[] | null = null;
+  const wordsOf = () => (words ??= parseSynonymClasses(tableText(file, bytes), file).map((c) => c.words));
+  let stems: StemTable | null = null;
+  try {
+    stems = openStemTable(file, bytes, readFileSync(dataPath(stemTableName(file))));
+  } catch {
+    stems = null; // no stem table: the entries are stemmed below
+  }
+  if (stems === null) return mapTable(classStemsOf(language, wordsOf()), (i) => wordsOf()[i]!);
+  const table = stems;
+  const valid = (id: number) => Number.isInteger(id) && id >= 0 && id < table.classCount;
+  return {
+    classCount: table.classCount,
+    classesOf: (stem) => table.classesOf(stem),
+    stemsOf: (id) => (valid(id) ? table.stemsOf(id) : undefined),
+    wordsOf: (id) => (valid(id) ? wordsOf()[table.classIndexOf(id)] : undefined),
+  };
+}
+
+/** A language's classes: its shipped ones (when `file` is given), then the user's (ids after them). */
+function languageTable(language: string, file: string | undefined, user: readonly (readonly string[])[]): ClassTable {
+  const shipped = file === undefined ? null : shippedTable(language, file);
+  const first = shipped?.classCount ?? 0;
+  const own = mapTable(classStemsOf(language, user), (i) => user[i]!, first);
+  if (shipped === null) return own;
+  if (own.classCount === 0) return shipped;
+  return {
+    classCount: first + own.classCount,
+    classesOf: (stem) => {
+      const a = shipped.classesOf(stem);
+      const b = own.classesOf(stem);
+      return b.length === 0 ? a : a.length === 0 ? b : [...a, ...b];
+    },
+    stemsOf: (id) => (id < first ? shipped.stemsOf(id) : own.stemsOf(id)),
+    wordsOf: (id) => (id < first ? shipped.wordsOf(id) : own.wordsOf(id)),
+  };
 }
 
 function userSources(options: SynonymDictionaryOptions): Map<string, (readonly string[])[]> {
@@ -172,8 +191,8 @@ export function loadSynonymDictionary(options: SynonymDictionaryOptions = {}): S
   const user = userSources(options);
   const languages = new Set<string>(user.keys());
   if (builtIn) for (const language of Object.keys(BUILT_IN_SYNONYM_TABLES)) languages.add(language);
-  const tables = new Map<string, LanguageTable>();
-  const tableFor = (language: string): LanguageTable | undefined => {
+  const tables = new Map<string, ClassTable>();
+  const tableFor = (language: string): ClassTable | undefined => {
     if (!languages.has(language)) return undefined;
     let table = tables.get(language);
     if (table === undefined) {
@@ -184,7 +203,7 @@ export function loadSynonymDictionary(options: SynonymDictionaryOptions = {}): S
   };
   return {
     languages: Object.freeze([...languages].sort()),
-    classesOf: (language, stem) => tableFor(language)?.byStem.get(stem) ?? NO_CLASSES,
+    classesOf: (language, stem) => tableFor(language)?.classesOf(stem) ?? NO_CLASSES,
     wordsOf: (language, classId) => tableFor(language)?.wordsOf(classId) ?? NO_WORDS,
     stemsOf: (language, classId) => tableFor(language)?.stemsOf(classId) ?? NO_WORDS,
     classCount: (language) => tableFor(language)?.classCount ?? 0,

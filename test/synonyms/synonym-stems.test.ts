@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseSynonymClasses } from '../../src/synonyms/parse-synonym-classes.js';
 import { BUILT_IN_SYNONYM_TABLES, loadSynonymDictionary } from '../../src/synonyms/synonym-dictionary.js';
-import { classStemsOf, formatStemTable, parseStemTable, stemTableName } from '../../src/synonyms/synonym-stems.js';
+import { classStemsOf, formatStemTable, openStemTable, parseStemTable, stemTableName } from '../../src/synonyms/synonym-stems.js';
 
 const data = (file: string) => readFileSync(new URL(`../../src/synonyms/data/${file}`, import.meta.url));
 
@@ -17,6 +17,18 @@ describe('shipped stem tables', () => {
     expect(shipped).not.toBeNull();
     expect(shipped!.length).toBe(classes.length);
     expect(shipped).toEqual(classStemsOf(language, classes));
+    // The index: every stem's ids are the classes (of two stems or more) holding it.
+    const opened = openStemTable(file, bytes, data(stemTableName(file)))!;
+    const expected = new Map<string, number[]>();
+    let id = 0;
+    for (const stems of shipped!) {
+      if (stems.length < 2) continue;
+      for (const s of stems) (expected.get(s) ?? expected.set(s, []).get(s)!).push(id);
+      expect(opened.stemsOf(id)).toEqual(stems);
+      id++;
+    }
+    expect(opened.classCount).toBe(id);
+    for (const [stem, ids] of expected) expect(opened.classesOf(stem), stem).toEqual(ids);
   });
 });
 
@@ -33,6 +45,22 @@ describe('stem tables', () => {
     expect(parseStemTable(file, table, bytes)).toEqual(stems);
     expect(parseStemTable(file, Buffer.from(`${table.toString()}edited\n`), bytes)).toBeNull();
     expect(parseStemTable(file.replace('x', 'other'), table, bytes)).toBeNull();
+  });
+
+  it('opens a stem table for lookups: ids of classes of two stems or more, prefixes and misses', () => {
+    const classes = [['ab', 'abc'], ['solo'], ['abc', 'b', 'ab'], ['z\u00e9', 'a'], []];
+    const bytes = formatStemTable('t.txt', table, classes, 'L');
+    const opened = openStemTable('t.txt', table, bytes)!;
+    expect(opened.classCount).toBe(3);
+    expect(opened.classesOf('ab')).toEqual([0, 1]);
+    expect(opened.classesOf('abc')).toEqual([0, 1]);
+    expect(opened.classesOf('b')).toEqual([1]);
+    expect(opened.classesOf('a')).toEqual([2]);
+    expect(opened.classesOf('z\u00e9')).toEqual([2]);
+    for (const miss of ['', 'a b', 'abcd', 'aa', 'solo', 'zz', 'z']) expect(opened.classesOf(miss), miss).toEqual([]);
+    expect(opened.stemsOf(1)).toEqual(['abc', 'b', 'ab']);
+    expect(opened.classIndexOf(2)).toBe(3);
+    expect(openStemTable('t.txt', Buffer.from('other'), bytes)).toBeNull();
   });
 
   it('names a table\'s stem table', () => {
