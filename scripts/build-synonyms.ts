@@ -9,14 +9,22 @@
  *   word with its `(синоним)` lists, single words only.
  * A class is one line of lower-case words separated by a space; classes of fewer than two words
  * and repeated classes are dropped; lines are sorted, so the output is reproducible.
+ * Beside each table its stem table (src/synonyms/synonym-stems.ts: the entries' stems, so that the
+ * dictionary does not stem them at every load); `--stems-only` remakes only those, from the tables
+ * in `--out` (no system package needed: after a change to normalisation, stop words or stemmers).
  *
  *   apt-get update && apt-get install -y wordnet-base mythes-ru
  *   npm run build:synonyms [-- --wordnet /usr/share/wordnet --mythes /usr/share/mythes/th_ru_RU_v2.dat --out src/synonyms/data]
+ *   npm run build:synonyms -- --stems-only
  */
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { parseSynonymClasses } from '../src/synonyms/parse-synonym-classes.js';
+import { BUILT_IN_SYNONYM_TABLES } from '../src/synonyms/synonym-dictionary.js';
+import { classStemsOf, formatStemTable, stemTableName } from '../src/synonyms/synonym-stems.js';
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +32,7 @@ const { values } = parseArgs({
     mythes: { type: 'string', default: '/usr/share/mythes/th_ru_RU_v2.dat' },
     out: { type: 'string', default: 'src/synonyms/data' },
     'all-senses': { type: 'boolean', default: false },
+    'stems-only': { type: 'boolean', default: false },
   },
 });
 
@@ -150,6 +159,29 @@ function writeRussianLicence(path: string): void {
   ].join('\n'));
 }
 
+/** Licence file of each shipped table (its stem table is derived from it, under the same terms). */
+const LICENCES: Readonly<Record<string, string>> = { 'wordnet-en.txt': 'LICENSE-wordnet.txt', 'mythes-ru.txt.gz': 'LICENSE-mythes-ru.txt' };
+
+/** Writes the stem table of every shipped table found in `dir`. */
+function writeStemTables(dir: string): void {
+  for (const [language, file] of Object.entries(BUILT_IN_SYNONYM_TABLES)) {
+    const path = join(dir, file);
+    if (!existsSync(path)) continue;
+    const bytes = readFileSync(path);
+    const text = file.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+    const stems = classStemsOf(language, parseSynonymClasses(text, file).map((c) => c.words));
+    const out = join(dir, stemTableName(file));
+    const stemBytes = formatStemTable(file, bytes, stems, LICENCES[file] ?? 'as the table');
+    writeFileSync(out, stemBytes);
+    console.log(`${out}: stems of ${stems.length} classes, ${(stemBytes.length / 1024).toFixed(0)} KiB`);
+  }
+}
+
+if (values['stems-only'] === true) {
+  writeStemTables(values.out!);
+  process.exit(0);
+}
+
 const wordnetDir = values.wordnet!;
 if (!existsSync(join(wordnetDir, 'data.noun'))) {
   console.error(`WordNet not found in ${wordnetDir}: apt-get update && apt-get install -y wordnet-base`);
@@ -172,3 +204,4 @@ if (existsSync(values.mythes!)) {
 } else {
   console.log(`Russian thesaurus not found at ${values.mythes}: (apt-get install -y mythes-ru); Russian table not rebuilt`);
 }
+writeStemTables(values.out!);

@@ -52,7 +52,10 @@ export class CascadeCommitter {
   readonly #synonyms: () => SynonymLookup;
   #dictionary: SynonymLookup | null = null;
   /** The dictionary, loaded on first use (only pages with a close grammar need it). */
-  readonly #lazy: SynonymLookup = { classesOf: (language, stem) => (this.#dictionary ??= this.#synonyms()).classesOf(language, stem) };
+  readonly #lazy: SynonymLookup = {
+    classesOf: (language, stem) => (this.#dictionary ??= this.#synonyms()).classesOf(language, stem),
+    stemsOf: (language, classId) => (this.#dictionary ??= this.#synonyms()).stemsOf(language, classId),
+  };
 
   /** `synonyms`: called when first needed (the dictionary is loaded lazily). @default the built-in dictionary */
   constructor(options: CascadeOptions, persistence: CascadePersistence, synonyms: () => SynonymLookup = () => loadSynonymDictionary()) {

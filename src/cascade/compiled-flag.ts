@@ -25,21 +25,17 @@ const MAX_CANDIDATES = 10;
 /** Paragraph share of shingles a candidate must hold under the containment test. */
 const CONTAINMENT = 0.5;
 
-/** A stored page considered as a source; `terms` read only by the hypergeometric test (a stored record makes them on demand). */
+/**
+ * A stored page considered as a source. Its record's `terms` are read only by the hypergeometric
+ * test (a stored record makes them on demand).
+ */
 interface Candidate {
   readonly page: StoredCascadePage;
   readonly shingles: Uint32Array;
-  readonly terms: Uint32Array;
 }
 
 function candidateOf(page: StoredCascadePage): Candidate {
-  return {
-    page,
-    shingles: page.record.shingles,
-    get terms() {
-      return page.record.terms;
-    },
-  };
+  return { page, shingles: page.record.shingles };
 }
 
 function union(arrays: readonly Uint32Array[]): Uint32Array {
@@ -69,88 +65,95 @@ function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: numb
 }
 
 /**
- * For each of the page's shingles (ascending, `record.shingles`), the paragraph holding it; a shingle
- * in several paragraphs maps to the first, and the others are listed in `more` by shingle position.
+ * The paragraph(s) of each of the page's shingles, by shingle: an open-addressing table at most a
+ * quarter full (short probes, also for the values it does not hold, the most probed), key and value
+ * side by side (one cache line a probe). Value: 0 for an empty slot (a new table needs no filling),
+ * k + 1 for paragraph k, or -(k + 1) for a shingle that later paragraphs hold too (rare: a repeated
+ * phrase), listed in `more` by the key's index.
  */
-function paragraphOfShingle(record: CascadeRecord): { first: Int32Array; more: Map<number, number[]> } {
-  const first = new Int32Array(record.shingles.length).fill(-1);
-  const more = new Map<number, number[]>();
-  const positions = positionTable(record.shingles);
-  record.paragraphs.forEach((p, k) => {
-    for (let x = 0; x < p.shingles.length; x++) {
-      const at = positions(p.shingles[x]!);
-      if (at < 0) continue;
-      if (first[at] === -1) first[at] = k;
-      else (more.get(at) ?? more.set(at, []).get(at)!).push(k);
-    }
-  });
-  return { first, more };
+interface ParagraphTable {
+  readonly slots: Int32Array;
+  readonly more: Map<number, number[]>;
+  readonly shift: number;
 }
 
 /**
- * Position of a value in `values` (distinct), or -1: an open-addressing table over the positions,
- * at most half full, built once per page (a binary search per paragraph shingle cost more than the
- * merges with every candidate).
+ * A shingle's first slot, as an index of a key in `slots`: its high bits (shingle hashes are mixed,
+ * fmix32), so that a candidate's ascending shingles probe the table in ascending order (memory read
+ * ahead, not at random).
  */
-function positionTable(values: Uint32Array): (value: number) => number {
-  const bits = 32 - Math.clz32(2 * values.length);
-  const mask = (1 << bits) - 1;
-  const slots = new Int32Array(mask + 1).fill(-1);
-  // Multiplicative hashing: the product's high bits (`& mask` for the one-slot table, shift 32).
-  const home = (v: number) => (Math.imul(v, 0x9e3779b1) >>> (32 - bits)) & mask;
-  for (let i = 0; i < values.length; i++) {
-    let slot = home(values[i]!);
-    while (slots[slot] !== -1) slot = (slot + 1) & mask;
-    slots[slot] = i;
-  }
-  return (value) => {
-    for (let slot = home(value); ; slot = (slot + 1) & mask) {
-      const at = slots[slot]!;
-      if (at === -1 || values[at] === value) return at;
+function homeOf(value: number, shift: number): number {
+  return (value >>> shift) << 1;
+}
+
+function paragraphTable(record: CascadeRecord): ParagraphTable {
+  const bits = Math.max(4, 32 - Math.clz32(4 * record.shingles.length));
+  const shift = 32 - bits;
+  const slots = new Int32Array(2 << bits);
+  const wrap = slots.length - 1;
+  const more = new Map<number, number[]>();
+  const paragraphs = record.paragraphs;
+  for (let k = 0; k < paragraphs.length; k++) {
+    const shingles = paragraphs[k]!.shingles;
+    for (let x = 0; x < shingles.length; x++) {
+      const v = shingles[x]! | 0;
+      let at = homeOf(v, shift);
+      while (slots[at + 1] !== 0 && slots[at] !== v) at = (at + 2) & wrap;
+      const value = slots[at + 1]!;
+      if (value === 0) {
+        slots[at] = v;
+        slots[at + 1] = k + 1;
+      } else {
+        if (value > 0) slots[at + 1] = -value;
+        (more.get(at) ?? more.set(at, []).get(at)!).push(k);
+      }
     }
-  };
+  }
+  return { slots, more, shift };
+}
+
+/**
+ * Counts in `shared[k]`, per paragraph k, the candidate's shingles (`b`) the paragraph holds: each
+ * looked up in the page's table (one probe a shingle, no merge of the two arrays).
+ */
+function countShared(b: Uint32Array, table: ParagraphTable, shared: Int32Array): void {
+  const { slots, shift } = table;
+  const wrap = slots.length - 1;
+  for (let j = 0; j < b.length; j++) {
+    const v = b[j]! | 0;
+    let at = homeOf(v, shift);
+    let k = slots[at + 1]!;
+    while (k !== 0 && slots[at] !== v) {
+      at = (at + 2) & wrap;
+      k = slots[at + 1]!;
+    }
+    if (k > 0) {
+      shared[k - 1]!++;
+    } else if (k < 0) {
+      shared[-k - 1]!++;
+      for (const m of table.more.get(at)!) shared[m]!++;
+    }
+  }
 }
 
 /**
  * Index of the candidate each paragraph is attributed to (-1: none), by the containment test. Per
- * candidate one merge of the page's shingles with its own, each shared shingle counted for its
- * paragraph(s): not one merge per paragraph and candidate.
+ * candidate one pass over its shingles, each shared shingle counted for its paragraph(s): not one
+ * merge per paragraph and candidate.
  */
 export function attributeByContainment(record: CascadeRecord, candidates: readonly Candidate[]): number[] {
   const paragraphs = record.paragraphs.length;
   const best = new Array<number>(paragraphs).fill(-1);
   const bestShare = new Array<number>(paragraphs).fill(CONTAINMENT);
   if (candidates.length === 0) return best;
-  const { first, more } = paragraphOfShingle(record);
-  // Shingles also held by later paragraphs (rare: a repeated phrase), so the merge reads `more` only for them.
-  const inMore = new Uint8Array(first.length);
-  for (const at of more.keys()) inMore[at] = 1;
+  const table = paragraphTable(record);
+  const sizes = record.paragraphs.map((p) => p.shingles.length);
   const shared = new Int32Array(paragraphs);
-  const a = record.shingles;
-  candidates.forEach((c, ci) => {
+  for (let ci = 0; ci < candidates.length; ci++) {
     shared.fill(0);
-    const b = c.shingles;
-    const aLength = a.length;
-    const bLength = b.length;
-    let i = 0;
-    let j = 0;
-    while (i < aLength && j < bLength) {
-      const x = a[i]!;
-      const y = b[j]!;
-      if (x === y) {
-        const k = first[i]!;
-        if (k >= 0) shared[k]!++;
-        if (inMore[i] === 1) for (const m of more.get(i)!) shared[m]!++;
-        i++;
-        j++;
-      } else if (x < y) {
-        i++;
-      } else {
-        j++;
-      }
-    }
+    countShared(candidates[ci]!.shingles, table, shared);
     for (let k = 0; k < paragraphs; k++) {
-      const n = record.paragraphs[k]!.shingles.length;
+      const n = sizes[k]!;
       if (n === 0 || shared[k] === 0) continue;
       const share = shared[k]! / n;
       if (share >= bestShare[k]!) {
@@ -158,7 +161,7 @@ export function attributeByContainment(record: CascadeRecord, candidates: readon
         bestShare[k] = share;
       }
     }
-  });
+  }
   return best;
 }
 
@@ -169,9 +172,10 @@ export function attributeByHypergeometric(record: CascadeRecord, candidates: rea
     let best = -1;
     let bestP = alpha / tests;
     candidates.forEach((c, i) => {
-      const k = sharedCount(p.terms, c.terms);
+      const terms = c.page.record.terms;
+      const k = sharedCount(p.terms, terms);
       if (k === 0) return;
-      const pValue = hypergeometricUpperTail(vocabulary, c.terms.length, p.terms.length, k);
+      const pValue = hypergeometricUpperTail(vocabulary, terms.length, p.terms.length, k);
       if (pValue < bestP) {
         best = i;
         bestP = pValue;

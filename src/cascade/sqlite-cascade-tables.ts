@@ -46,8 +46,9 @@ export class SqliteCascadeTables implements CascadeRecordSource {
   /** Highest doc_id indexed into the store. */
   #lastSeen = 0;
   /**
-   * Records read lately, by id (oldest first; at most RECENT): pages that share paragraphs with one
-   * page tend to with the next ones too, and decoding a record costs more than keeping it.
+   * Records read lately, by id (least recently used first; at most RECENT): pages that share
+   * paragraphs with one page tend to with the next ones too, and decoding a record costs more than
+   * keeping it.
    */
   readonly #recent = new Map<number, StoredCascadePage>();
 
@@ -74,7 +75,12 @@ export class SqliteCascadeTables implements CascadeRecordSource {
 
   get(id: number): StoredCascadePage | undefined {
     const kept = this.#recent.get(id);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined) {
+      // Moved to the newest end: a page that is a source of many pages stays (least recently used out).
+      this.#recent.delete(id);
+      this.#recent.set(id, kept);
+      return kept;
+    }
     const row = this.#getRow.get(id) as { url: string; record: Buffer } | undefined;
     if (row === undefined) return undefined;
     const page = { id, url: row.url, record: decodeCascadeRecord(row.record) };

@@ -12,7 +12,7 @@ import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { sketchJaccard } from './shingle-sketch.js';
 
 /** What the stage needs of a synonym dictionary. */
-export type SynonymLookup = Pick<SynonymDictionary, 'classesOf'>;
+export type SynonymLookup = Pick<SynonymDictionary, 'classesOf' | 'stemsOf'>;
 
 /** Stored pages compared per page, at most. */
 const MAX_CANDIDATES = 5;
@@ -28,10 +28,13 @@ interface SynonymComparison {
  * Compares the page's content stems with a source's, through synonym classes. `minExplained`: the
  * share of the page's stems that must be the source's own or synonyms of them; once that cannot be
  * reached the comparison stops and returns null (most grammar-close pages are no spun copies, and
- * the page's own stems tell so before the source's synonym classes are looked up).
+ * the page's own stems tell so before the source's synonyms are looked up).
  */
 export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, synonyms: SynonymLookup, minExplained = 0): SynonymComparison | null {
-  const own = new Set(source.stems);
+  // Each source stem's position (its first, were one repeated).
+  const own = new Map<string, number>();
+  const sourceStems = source.stems;
+  for (let i = 0; i < sourceStems.length; i++) if (!own.has(sourceStems[i]!)) own.set(sourceStems[i]!, i);
   const stems = page.stems;
   const n = Math.max(1, stems.length);
   // Whether `unexplained` stems already keep the page under minExplained, whatever the rest are.
@@ -54,13 +57,10 @@ export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, 
     open.push(ids);
     openStems.push(s);
   }
-  const classes = new Map<number, string>();
-  if (open.length > 0) for (const s of source.stems) for (const id of synonyms.classesOf(source.language, s)) if (!classes.has(id)) classes.set(id, s);
   let substituted = 0;
   const examples: [string, string][] = [];
   for (let k = 0; k < open.length; k++) {
-    let from: string | undefined;
-    for (const id of open[k]!) if ((from = classes.get(id)) !== undefined) break;
+    const from = synonymInSource(open[k]!, source.language, own, sourceStems, synonyms);
     if (from === undefined) {
       if (hopeless(++unexplained)) return null;
       continue;
@@ -69,6 +69,24 @@ export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, 
     if (examples.length < MAX_EXAMPLES) examples.push([from, openStems[k]!]);
   }
   return { explained: (equal + substituted) / n, substituted: substituted / n, examples };
+}
+
+/**
+ * The source's stem standing for a page stem of classes `ids` (ascending): of the first class the
+ * source has a stem of, that stem (the source's first, if several). Each class's few stems are
+ * looked up in the source's, so that a comparison given up early never reads the classes of all
+ * the source's stems.
+ */
+function synonymInSource(ids: readonly number[], language: string, own: ReadonlyMap<string, number>, sourceStems: readonly string[], synonyms: SynonymLookup): string | undefined {
+  for (const id of ids) {
+    let first = -1;
+    for (const s of synonyms.stemsOf(language, id)) {
+      const at = own.get(s);
+      if (at !== undefined && (first === -1 || at < first)) first = at;
+    }
+    if (first >= 0) return sourceStems[first];
+  }
+  return undefined;
 }
 
 /** The `synonymised` flag of a page against the store, or null. */

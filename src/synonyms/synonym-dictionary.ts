@@ -4,7 +4,8 @@
  * belongs to. Two words "count as equal" when they share a class id.
  *
  * Shipped tables (src/synonyms/data/, made by scripts/build-synonyms.ts): English from WordNet 3.0,
- * Russian from the LibreOffice thesaurus th_ru_RU_v2; users add their own classes from a file.
+ * Russian from the LibreOffice thesaurus th_ru_RU_v2, each with its entries' stems made at build
+ * time (synonym-stems.ts); users add their own classes from a file (stemmed at load).
  * A language's lookup table is built on its first lookup (a Russian table costs nothing to an
  * English-only user); it lives in the dictionary object, never in a module-global cache.
  *
@@ -16,11 +17,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { InputError, ValidationError, describeValue } from '../errors.js';
-import { normalizeText } from '../text/normalize-text.js';
-import { tokenize } from '../text/tokenize.js';
-import { stopWordsFor } from '../text/language-resources.js';
-import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import { parseSynonymClasses, type SynonymClassLine } from './parse-synonym-classes.js';
+import { classStemsOf, openStemTable, stemTableName, type StemTable } from './synonym-stems.js';
 
 /** The shipped tables by language (ISO 639-3). */
 export const BUILT_IN_SYNONYM_TABLES: Readonly<Record<string, string>> = Object.freeze({
@@ -52,21 +50,27 @@ export interface SynonymDictionary {
   classesOf(language: string, stem: string): readonly number[];
   /** The words of a class as written in its source (e.g. for showing or for making test data). */
   wordsOf(language: string, classId: number): readonly string[];
+  /** The distinct stems of a class (those classesOf finds it by), in the order of its words; empty for an unknown id. */
+  stemsOf(language: string, classId: number): readonly string[];
   /** Number of classes of a language (builds its table). */
   classCount(language: string): number;
 }
 
-/** One language's table: stem → class ids, and each class's words. */
-interface LanguageTable {
-  readonly byStem: Map<string, readonly number[]>;
-  readonly classes: readonly (readonly string[])[];
+/** One language's classes: ids by stem, each class's stems and words (words read on first use). */
+interface ClassTable {
+  readonly classCount: number;
+  classesOf(stem: string): readonly number[];
+  stemsOf(classId: number): readonly string[] | undefined;
+  wordsOf(classId: number): readonly string[] | undefined;
 }
 
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 
-function readTable(file: string): string {
-  const path = fileURLToPath(new URL(`./data/${file}`, import.meta.url));
-  const bytes = readFileSync(path);
+function dataPath(file: string): string {
+  return fileURLToPath(new URL(`./data/${file}`, import.meta.url));
+}
+
+function tableText(file: string, bytes: Buffer): string {
   return file.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
 }
 
@@ -80,51 +84,73 @@ function readUserFile(path: string): SynonymClassLine[] {
   return parseSynonymClasses(text, `synonym file \`${path}\``);
 }
 
-/** Letters (with their marks) only: exactly one token, whatever the tokeniser (tokenize is far dearer per call). */
-const ONE_WORD = /^[\p{L}\p{M}]+$/u;
-
 /**
- * An entry's stem in `language`, or null for a stop word or an entry of several tokens; memoised
- * in `memo` (entries repeat across classes).
+ * Classes given by their stems (`stems[i]`, words `wordsAt(i)`), in a map stem → ids: a class whose
+ * words share one stem (run, running) equates nothing and gets no id; ids follow the order of the
+ * rest, from `firstId`.
  */
-function entryStem(word: string, stopWords: ReadonlySet<string>, stem: (w: string) => string, memo: Map<string, string | null>): string | null {
-  let out = memo.get(word);
-  if (out !== undefined) return out;
-  const normalised = normalizeText(word);
-  const token = ONE_WORD.test(normalised) ? normalised : singleToken(normalised);
-  out = token === null || stopWords.has(token) ? null : stem(token);
-  memo.set(word, out);
-  return out;
-}
-
-function singleToken(text: string): string | null {
-  const tokens = tokenize(text);
-  return tokens.length === 1 ? tokens[0]! : null;
-}
-
-function buildTable(language: string, sources: readonly (readonly string[])[]): LanguageTable {
-  const stem = stemmerFor(language, {});
-  const stopWords = stopWordsFor(language);
-  const memo = new Map<string, string | null>();
+function mapTable(stems: readonly (readonly string[])[], wordsAt: (i: number) => readonly string[], firstId = 0): ClassTable {
   const byStem = new Map<string, number[]>();
-  const classes: (readonly string[])[] = [];
-  for (const words of sources) {
-    const stems: string[] = [];
-    for (const word of words) {
-      const s = entryStem(word, stopWords, stem, memo);
-      if (s !== null && !stems.includes(s)) stems.push(s);
-    }
-    // A class whose words share one stem (run, running) equates nothing.
-    if (stems.length < 2) continue;
-    const id = classes.length;
-    classes.push(words);
-    for (const s of stems) {
+  const sourceOf: number[] = [];
+  for (let i = 0; i < stems.length; i++) {
+    const classStems = stems[i]!;
+    if (classStems.length < 2) continue;
+    const id = firstId + sourceOf.length;
+    sourceOf.push(i);
+    for (const s of classStems) {
       const ids = byStem.get(s);
       if (ids === undefined) byStem.set(s, [id]);
       else ids.push(id); // ids grow, so each list stays ascending
     }
   }
-  return { byStem, classes };
+  const source = (id: number) => (Number.isInteger(id) && id >= firstId && id < firstId + sourceOf.length ? sourceOf[id - firstId]! : -1);
+  return {
+    classCount: sourceOf.length,
+    classesOf: (stem) => byStem.get(stem) ?? NO_CLASSES,
+    stemsOf: (id) => (source(id) < 0 ? undefined : stems[source(id)]),
+    wordsOf: (id) => (source(id) < 0 ? undefined : wordsAt(source(id))),
+  };
+}
+
+/** A shipped table's classes: from its stem table when that matches the table, else stemmed now. */
+function shippedTable(language: string, file: string): ClassTable {
+  const bytes = readFileSync(dataPath(file));
+  let words: (readonly string[])[] | null = null;
+  const wordsOf = () => (words ??= parseSynonymClasses(tableText(file, bytes), file).map((c) => c.words));
+  let stems: StemTable | null = null;
+  try {
+    stems = openStemTable(file, bytes, readFileSync(dataPath(stemTableName(file))));
+  } catch {
+    stems = null; // no stem table: the entries are stemmed below
+  }
+  if (stems === null) return mapTable(classStemsOf(language, wordsOf()), (i) => wordsOf()[i]!);
+  const table = stems;
+  const valid = (id: number) => Number.isInteger(id) && id >= 0 && id < table.classCount;
+  return {
+    classCount: table.classCount,
+    classesOf: (stem) => table.classesOf(stem),
+    stemsOf: (id) => (valid(id) ? table.stemsOf(id) : undefined),
+    wordsOf: (id) => (valid(id) ? wordsOf()[table.classIndexOf(id)] : undefined),
+  };
+}
+
+/** A language's classes: its shipped ones (when `file` is given), then the user's (ids after them). */
+function languageTable(language: string, file: string | undefined, user: readonly (readonly string[])[]): ClassTable {
+  const shipped = file === undefined ? null : shippedTable(language, file);
+  const first = shipped?.classCount ?? 0;
+  const own = mapTable(classStemsOf(language, user), (i) => user[i]!, first);
+  if (shipped === null) return own;
+  if (own.classCount === 0) return shipped;
+  return {
+    classCount: first + own.classCount,
+    classesOf: (stem) => {
+      const a = shipped.classesOf(stem);
+      const b = own.classesOf(stem);
+      return b.length === 0 ? a : a.length === 0 ? b : [...a, ...b];
+    },
+    stemsOf: (id) => (id < first ? shipped.stemsOf(id) : own.stemsOf(id)),
+    wordsOf: (id) => (id < first ? shipped.wordsOf(id) : own.wordsOf(id)),
+  };
 }
 
 function userSources(options: SynonymDictionaryOptions): Map<string, (readonly string[])[]> {
@@ -165,24 +191,21 @@ export function loadSynonymDictionary(options: SynonymDictionaryOptions = {}): S
   const user = userSources(options);
   const languages = new Set<string>(user.keys());
   if (builtIn) for (const language of Object.keys(BUILT_IN_SYNONYM_TABLES)) languages.add(language);
-  const tables = new Map<string, LanguageTable>();
-  const tableFor = (language: string): LanguageTable | undefined => {
+  const tables = new Map<string, ClassTable>();
+  const tableFor = (language: string): ClassTable | undefined => {
     if (!languages.has(language)) return undefined;
     let table = tables.get(language);
     if (table === undefined) {
-      const sources: (readonly string[])[] = [];
-      const file = builtIn ? BUILT_IN_SYNONYM_TABLES[language] : undefined;
-      if (file !== undefined) for (const c of parseSynonymClasses(readTable(file), file)) sources.push(c.words);
-      sources.push(...(user.get(language) ?? []));
-      table = buildTable(language, sources);
+      table = languageTable(language, builtIn ? BUILT_IN_SYNONYM_TABLES[language] : undefined, user.get(language) ?? []);
       tables.set(language, table);
     }
     return table;
   };
   return {
     languages: Object.freeze([...languages].sort()),
-    classesOf: (language, stem) => tableFor(language)?.byStem.get(stem) ?? NO_CLASSES,
-    wordsOf: (language, classId) => tableFor(language)?.classes[classId] ?? NO_WORDS,
-    classCount: (language) => tableFor(language)?.classes.length ?? 0,
+    classesOf: (language, stem) => tableFor(language)?.classesOf(stem) ?? NO_CLASSES,
+    wordsOf: (language, classId) => tableFor(language)?.wordsOf(classId) ?? NO_WORDS,
+    stemsOf: (language, classId) => tableFor(language)?.stemsOf(classId) ?? NO_WORDS,
+    classCount: (language) => tableFor(language)?.classCount ?? 0,
   };
 }

@@ -32,3 +32,47 @@ describe('HashPostings', () => {
     expect(idsOf(p, 0xdeadbeef)).toEqual(Array.from({ length: MAX_IDS_PER_HASH }, (_, i) => i));
   });
 });
+
+describe('HashPostings, lists of ids', () => {
+  it('keeps every hash with its ids across list moves and arena compaction, interleaved', () => {
+    const p = new HashPostings(16);
+    const random = seededRandom(11);
+    const expected = new Map<number, number[]>();
+    const hashes = Array.from({ length: 300 }, () => Math.floor(random() * 0xffffffff) >>> 0);
+    for (let id = 0; id < 100; id++) {
+      for (const hash of hashes) {
+        if (random() < 0.5) continue;
+        p.add(hash, id);
+        const ids = expected.get(hash) ?? expected.set(hash, []).get(hash)!;
+        if (ids.length < MAX_IDS_PER_HASH) ids.push(id);
+      }
+    }
+    for (const [hash, ids] of expected) expect(idsOf(p, hash), String(hash)).toEqual(ids);
+    expect(p.size).toBe([...expected.values()].reduce((n, ids) => n + ids.length, 0));
+  });
+
+  it('counts hits per id and lists the ids touched first', () => {
+    const p = new HashPostings();
+    p.add(1, 3);
+    p.add(2, 3);
+    p.add(2, 5);
+    p.add(2, 7);
+    const counts = new Int32Array(10);
+    const touched: number[] = [];
+    for (const h of [1, 2, 9]) p.countHits(h, counts, touched);
+    expect(touched).toEqual([3, 5, 7]);
+    expect([...counts]).toEqual([0, 0, 0, 2, 0, 1, 0, 1, 0, 0]);
+  });
+});
+
+describe('HashPostings, ids not ascending', () => {
+  it('adds no pair twice when ids come in any order (a page indexed again, catching up)', () => {
+    const p = new HashPostings();
+    const order = [5, 9, 3, 9, 5, 12, 3, 1, 12, 20, 1];
+    for (const id of order) p.add(77, id);
+    for (const id of [30, 31, 30, 2, 31]) p.add(78, id);
+    expect(idsOf(p, 77)).toEqual([1, 3, 5, 9, 12, 20]);
+    expect(idsOf(p, 78)).toEqual([2, 30, 31]);
+    expect(p.size).toBe(9);
+  });
+});

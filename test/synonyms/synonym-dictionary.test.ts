@@ -26,6 +26,16 @@ describe('loadSynonymDictionary, shipped tables', () => {
     expect(dictionary.wordsOf('eng', car[0]!)).toContain('car');
   });
 
+  it('stemsOf lists the stems a class is found by', () => {
+    for (const id of dictionary.classesOf('eng', stemEnglish('car'))) {
+      const stems = dictionary.stemsOf('eng', id);
+      expect(stems).toContain(stemEnglish('car'));
+      for (const s of stems) expect(dictionary.classesOf('eng', s)).toContain(id);
+    }
+    expect(dictionary.stemsOf('eng', -1)).toEqual([]);
+    expect(dictionary.stemsOf('deu', 0)).toEqual([]);
+  });
+
   it('puts thesaurus synonyms of Russian in one class', () => {
     const a = dictionary.classesOf('rus', stemRussian('автомобиль'));
     expect(shares(a, dictionary.classesOf('rus', stemRussian('автомашина')))).toBe(true);

@@ -1,0 +1,36 @@
+/** src/cascade/synonymised-flag.ts compareWithSynonyms: a page's stems against a source's, through synonym classes. */
+import { describe, expect, it } from 'vitest';
+import type { CascadeRecord } from '../../src/cascade/cascade-record.js';
+import { compareWithSynonyms } from '../../src/cascade/synonymised-flag.js';
+import { loadSynonymDictionary } from '../../src/synonyms/synonym-dictionary.js';
+
+const synonyms = loadSynonymDictionary({
+  builtIn: false,
+  userLanguage: 'eng',
+  userClasses: [['gizmo', 'widget', 'gadget'], ['quick', 'fast'], ['widget', 'doodad'], ['sofa', 'couch', 'settee']],
+});
+
+function record(stems: string[]): CascadeRecord {
+  return { language: 'eng', words: stems.length, stems, wordSketch: new Uint32Array(0), shingles: new Uint32Array(0), terms: new Uint32Array(0), tagSketch: null, paragraphs: [] };
+}
+
+describe('compareWithSynonyms', () => {
+  it('counts own stems and synonyms, an example per synonym from the source\'s first stem of the first class it has', () => {
+    // "gadget" is in class 0 (gizmo, widget, gadget), of which the source has widget then gizmo:
+    // widget stands for it; "doodad" in class 2 only (widget, doodad).
+    const source = record(['red', 'widget', 'gizmo', 'quick', 'couch']);
+    const page = record(['red', 'gadget', 'doodad', 'fast', 'sette', 'blue']);
+    const cmp = compareWithSynonyms(page, source, synonyms);
+    expect(cmp).not.toBeNull();
+    expect(cmp!.examples).toEqual([['widget', 'gadget'], ['widget', 'doodad'], ['quick', 'fast'], ['couch', 'sette']]);
+    expect(cmp!.substituted).toBeCloseTo(4 / 6);
+    expect(cmp!.explained).toBeCloseTo(5 / 6);
+  });
+
+  it('gives up (null) once too many stems are neither the source\'s nor synonyms of them', () => {
+    const source = record(['red', 'widget']);
+    const page = record(['red', 'gadget', 'blue', 'green', 'fast']);
+    expect(compareWithSynonyms(page, source, synonyms, 0.9)).toBeNull();
+    expect(compareWithSynonyms(page, source, synonyms, 0.4)!.explained).toBeCloseTo(2 / 5);
+  });
+});
