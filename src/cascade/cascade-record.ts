@@ -12,7 +12,7 @@ import type { TokenStems } from '../analyze/analyze-normalized-text.js';
 import { tokenTable, type TokenTable } from '../text/token-table.js';
 import { posTags } from './pos-tags.js';
 import { fmix32 } from '../fingerprint/murmur-hash.js';
-import { bottomK, fnv1a, shingleHashes, shingleHashesOf, sortedDistinctInPlace } from './shingle-sketch.js';
+import { bottomK, bottomKInto, fnv1a, shingleHashes, shingleHashesOfInto, sortDistinctRange, sortedDistinctInPlace, sortScratchLength } from './shingle-sketch.js';
 
 /** How a page's grammar is written down for the `synonymised` fingerprint. */
 export type GrammarTagger = 'shape' | 'pos';
@@ -91,37 +91,70 @@ function spanHash32(text: string, start: number, end: number): number {
 
 /**
  * Per distinct token: its hashes, and its stem (one slice and one stem per distinct content token, or
- * the analysis's stems and stop-word flags when given).
+ * the analysis's stems and stop-word flags when given). `buffer`: 3 · distinct words for the hashes,
+ * then stemTableLength(distinct) for finding repeated stems.
  */
-function tokenInfos(table: TokenTable, language: string, stemCache: StemCache | undefined, given: TokenStems | undefined): TokenInfos {
+function tokenInfos(table: TokenTable, language: string, stemCache: StemCache | undefined, given: TokenStems | undefined, buffer: Uint32Array): TokenInfos {
   const { text, distinct, spans } = table;
-  const stop = stopWordSpansFor(language);
-  const stem = stemmerFor(language, { stemCache });
-  const isStop = given === undefined
-    ? (id: number) => stop.size > 0 && stop.hasSpan(text, spans[id * 3]!, spans[id * 3 + 1]!, spans[id * 3 + 2]!)
-    : (id: number) => given.stop[id] === 1;
-  const stemOf = given === undefined ? (id: number) => stem(text.slice(spans[id * 3]!, spans[id * 3 + 1]!)) : (id: number) => given.stems[id]!;
-  const buffer = new Uint32Array(3 * distinct);
   const hash = buffer.subarray(0, distinct);
   const shape = buffer.subarray(distinct, 2 * distinct);
-  const term = buffer.subarray(2 * distinct);
-  const stems = new Set<string>();
+  const term = buffer.subarray(2 * distinct, 3 * distinct);
+  const slots = buffer.subarray(3 * distinct, 3 * distinct + stemTableLength(distinct)).fill(0);
+  const stems: string[] = [];
+  const stop = given === undefined ? stopFlags(table, language) : given.stop;
+  const stem = given === undefined ? stemmerFor(language, { stemCache }) : null;
   for (let id = 0; id < distinct; id++) {
     const start = spans[id * 3]!;
     const end = spans[id * 3 + 1]!;
-    hash[id] = spanHash32(text, start, end);
-    if (isStop(id)) {
-      shape[id] = hash[id]!;
+    const h = spanHash32(text, start, end);
+    hash[id] = h;
+    if (stop[id] === 1) {
+      shape[id] = h;
+      term[id] = 0;
       continue;
     }
-    const s = stemOf(id);
+    const s = stem === null ? given!.stems[id]! : stem(text.slice(start, end));
     const code = text.charCodeAt(start);
     shape[id] = code >= 0x30 && code <= 0x39 ? NUMBER_SHAPE : WORD_SHAPE;
     const t = termHash(s);
     term[id] = t;
-    stems.add(s);
+    addStem(slots, stems, s, t);
   }
-  return { hash, shape, term, stems: [...stems] };
+  return { hash, shape, term, stems };
+}
+
+/** Slots of the table of a page's distinct stems: a power of two, at least twice the tokens. */
+function stemTableLength(distinct: number): number {
+  return 2 ** Math.ceil(Math.log2(2 * distinct + 2));
+}
+
+/**
+ * Appends `stem` to `stems` unless it is there: `slots` (open addressing by the stem's term hash
+ * `t`) holds 1 + the index in `stems` of each stem added, 0 when free.
+ */
+function addStem(slots: Uint32Array, stems: string[], stem: string, t: number): void {
+  const mask = slots.length - 1;
+  let i = t & mask;
+  for (;;) {
+    const slot = slots[i]!;
+    if (slot === 0) {
+      stems.push(stem);
+      slots[i] = stems.length;
+      return;
+    }
+    if (stems[slot - 1] === stem) return;
+    i = (i + 1) & mask;
+  }
+}
+
+/** Per distinct token, 1 when it is a stop word of `language` (as the analysis's TokenStems.stop). */
+function stopFlags(table: TokenTable, language: string): Uint32Array {
+  const { text, distinct, spans } = table;
+  const stop = stopWordSpansFor(language);
+  const flags = new Uint32Array(distinct);
+  if (stop.size === 0) return flags;
+  for (let id = 0; id < distinct; id++) flags[id] = stop.hasSpan(text, spans[id * 3]!, spans[id * 3 + 1]!, spans[id * 3 + 2]!) ? 1 : 0;
+  return flags;
 }
 
 /**
@@ -133,9 +166,9 @@ function paragraphShingles(ids: Int32Array, from: number, to: number, infos: Tok
   const { hash, term } = infos;
   if (to - from < WORD_SHINGLE) {
     // One run of all the paragraph's tokens (as shingleHashesOf makes it).
-    const run = new Uint32Array(to - from);
-    for (let k = from; k < to; k++) run[k - from] = hash[ids[k]!]!;
-    out[at] = shingleHashesOf(run, WORD_SHINGLE)[0]!;
+    let h = 0x9e3779b9;
+    for (let k = from; k < to; k++) h = Math.imul(h ^ hash[ids[k]!]!, 0x01000193) + 0x7f4a7c15;
+    out[at] = fmix32(h);
     return 1;
   }
   let kept = 0;
@@ -158,14 +191,38 @@ function shingle3(a: number, b: number, c: number): number {
   return fmix32(h);
 }
 
-function grammarSketch(text: string, shapes: () => Uint32Array, language: string, tagger: GrammarTagger): Uint32Array | null {
+/**
+ * The grammar sketch (bottom-k of the tag 8-shingles), or null when the language has no tagger.
+ * `shape`: per distinct token its `shape` tag; `scratch`: count + sortScratchLength(count) words,
+ * where the sketch is made (the result is a view of it for the `shape` grammar).
+ */
+function grammarSketch(table: TokenTable, text: string, language: string, tagger: GrammarTagger, shape: Uint32Array, scratch: Uint32Array): Uint32Array | null {
   if (tagger === 'pos') {
     const tags = posTags(text, language)?.tags ?? null;
     return tags === null || tags.length === 0 ? null : bottomK(shingleHashes(tags, TAG_SHINGLE), SKETCH_SIZE);
   }
-  if (stopWordsFor(language).size === 0) return null;
-  const all = shapes();
-  return all.length === 0 ? null : bottomK(shingleHashesOf(all, TAG_SHINGLE), SKETCH_SIZE);
+  const { ids, count } = table;
+  if (stopWordsFor(language).size === 0 || count === 0) return null;
+  const hashes = scratch.subarray(0, count);
+  const rest = scratch.subarray(count);
+  const tags = rest.subarray(0, count);
+  for (let k = 0; k < count; k++) tags[k] = shape[ids[k]!]!;
+  const n = shingleHashesOfInto(tags, TAG_SHINGLE, hashes);
+  // The tags are no longer needed: their area takes the sketch.
+  return rest.subarray(0, bottomKInto(hashes.subarray(0, n), SKETCH_SIZE, rest));
+}
+
+/**
+ * Scratch space of the record (fully rewritten by every call before it is read, never read across
+ * calls; JavaScript runs one call at a time per thread, and nothing the record calls makes a
+ * record): allocating and zeroing tens of kilobytes per page was a tenth of the record's cost.
+ * Bounded: a larger page gets a buffer of its own for that call.
+ */
+const SHARED_SCRATCH_WORDS = 1 << 16;
+const sharedScratch = new Uint32Array(SHARED_SCRATCH_WORDS);
+
+function scratchOf(words: number): Uint32Array {
+  return words <= SHARED_SCRATCH_WORDS ? sharedScratch.subarray(0, words) : new Uint32Array(words);
 }
 
 /**
@@ -181,15 +238,22 @@ export function cascadeRecord(text: string, language: string, options: CascadeRe
  * so that a page is not tokenised twice. `text`: the raw text (the `pos` tagger reads it).
  */
 export function cascadeRecordOfTable(table: TokenTable, text: string, language: string, options: CascadeRecordOptions = {}): CascadeRecord {
-  const { ids, count, paragraphCount, paragraphEnds } = table;
-  const infos = tokenInfos(table, language, options.stemCache, options.tokenStems);
-  // Shingles and terms of every paragraph, side by side in two buffers (each paragraph has at most
-  // as many of either as tokens, and at least one token).
-  const shingleBuffer = new Uint32Array(count);
-  const termBuffer = new Uint32Array(count);
+  const { ids, count, distinct, paragraphCount, paragraphEnds } = table;
+  // One scratch buffer for the per-call arrays (typed arrays are costly to allocate one by one):
+  // token hashes (3 · distinct) and the stems' table, the paragraphs' shingles and terms side
+  // by side (each paragraph has at most as many of either as tokens), the page's shingles, the
+  // grammar sketch's area (also the sorts' scratch), and per paragraph its shingles' and terms' bounds.
+  const scratch = scratchOf(3 * distinct + stemTableLength(distinct) + 4 * count + sortScratchLength(count) + 4 * paragraphCount);
+  let used = 0;
+  const area = (length: number): Uint32Array => scratch.subarray(used, (used += length));
+  const infos = tokenInfos(table, language, options.stemCache, options.tokenStems, area(3 * distinct + stemTableLength(distinct)));
+  const shingleBuffer = area(count);
+  const termBuffer = area(count);
+  const pageShingles = area(count);
+  const grammarArea = area(count + sortScratchLength(count));
   // Per paragraph: [start, end) of its distinct shingles and of its distinct terms, which lie one
   // after another at the front of the buffers.
-  const bounds = new Int32Array(4 * paragraphCount);
+  const bounds = area(4 * paragraphCount);
   let shingleCount = 0;
   let termCount = 0;
   let from = 0;
@@ -197,7 +261,7 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
     const to = paragraphEnds[p]!;
     const written = paragraphShingles(ids, from, to, infos, shingleBuffer, shingleCount);
     bounds[4 * p] = shingleCount;
-    shingleCount += sortedDistinctInPlace(shingleBuffer.subarray(shingleCount, shingleCount + written)).length;
+    shingleCount += sortDistinctRange(shingleBuffer, shingleCount, shingleCount + written, grammarArea);
     bounds[4 * p + 1] = shingleCount;
     let terms = termCount;
     for (let k = from; k < to; k++) {
@@ -205,14 +269,23 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
       if (t !== 0) termBuffer[terms++] = t;
     }
     bounds[4 * p + 2] = termCount;
-    termCount += sortedDistinctInPlace(termBuffer.subarray(termCount, terms)).length;
+    termCount += sortDistinctRange(termBuffer, termCount, terms, grammarArea);
     bounds[4 * p + 3] = termCount;
     from = to;
   }
-  // The paragraphs' arrays are views of one copy of each buffer (the buffers are sorted again below
-  // for the page's union).
-  const paragraphShingleValues = shingleBuffer.slice(0, shingleCount);
-  const paragraphTermValues = termBuffer.slice(0, termCount);
+  // The page's shingles: the paragraphs' union.
+  pageShingles.set(shingleBuffer.subarray(0, shingleCount));
+  const pageShingleCount = sortDistinctRange(pageShingles, 0, shingleCount, grammarArea);
+  const tagSketch = grammarSketch(table, text, language, options.tagger ?? 'shape', infos.shape, grammarArea);
+  // Every array of the record: views of one exact copy.
+  const out = new Uint32Array(shingleCount + termCount + pageShingleCount + (tagSketch?.length ?? 0));
+  const place = (values: Uint32Array, at: number): Uint32Array => {
+    out.set(values, at);
+    return out.subarray(at, at + values.length);
+  };
+  const paragraphShingleValues = place(shingleBuffer.subarray(0, shingleCount), 0);
+  const paragraphTermValues = place(termBuffer.subarray(0, termCount), shingleCount);
+  const shingles = place(pageShingles.subarray(0, pageShingleCount), shingleCount + termCount);
   const profiles: ParagraphProfile[] = [];
   for (let p = 0; p < paragraphCount; p++) {
     profiles.push({
@@ -221,20 +294,21 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
       terms: paragraphTermValues.subarray(bounds[4 * p + 2]!, bounds[4 * p + 3]!),
     });
   }
-  const shingles = sortedDistinctInPlace(shingleBuffer.subarray(0, shingleCount)).slice();
-  const shapes = (): Uint32Array => {
-    const out = new Uint32Array(count);
-    for (let k = 0; k < count; k++) out[k] = infos.shape[ids[k]!]!;
-    return out;
-  };
+  const stems = infos.stems;
+  let terms: Uint32Array | null = null;
   return {
     language,
     words: count,
-    stems: infos.stems,
-    wordSketch: shingles.slice(0, SKETCH_SIZE),
+    stems,
+    wordSketch: shingles.subarray(0, SKETCH_SIZE),
     shingles,
-    terms: sortedDistinctInPlace(termBuffer.subarray(0, termCount)).slice(),
-    tagSketch: grammarSketch(text, shapes, language, options.tagger ?? 'shape'),
+    // Made when read (the wired path encodes the record, which leaves terms out, at once): the
+    // distinct stems' term hashes, as the paragraphs' union and as decodeCascadeRecord makes them.
+    get terms() {
+      terms ??= sortedDistinctInPlace(Uint32Array.from(stems, termHash));
+      return terms;
+    },
+    tagSketch: tagSketch === null ? null : place(tagSketch, out.length - tagSketch.length),
     paragraphs: profiles,
   };
 }
