@@ -234,6 +234,24 @@ export function cascadeRecord(text: string, language: string, options: CascadeRe
 }
 
 /**
+ * A record's paragraph section as cascadeRecordOfTable makes it, in the layout the codec writes:
+ * per paragraph (words, shingle count, term count), then all paragraphs' shingles, then all their
+ * terms. The codec copies it in three moves instead of walking the profiles (packedParagraphsOf).
+ */
+export interface PackedParagraphs {
+  readonly triples: Uint32Array;
+  readonly shingles: Uint32Array;
+  readonly terms: Uint32Array;
+}
+
+const PACKED = Symbol('packed paragraphs');
+
+/** The packed paragraph section of a record made by cascadeRecordOfTable (undefined for others, e.g. decoded ones). */
+export function packedParagraphsOf(record: CascadeRecord): PackedParagraphs | undefined {
+  return (record as { readonly [PACKED]?: PackedParagraphs })[PACKED];
+}
+
+/**
  * The record from the token table of the normalised text (the analysis's own, AnalyzeOptions.onTokens),
  * so that a page is not tokenised twice. `text`: the raw text (the `pos` tagger reads it).
  */
@@ -251,64 +269,106 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
   const termBuffer = area(count);
   const pageShingles = area(count);
   const grammarArea = area(count + sortScratchLength(count));
-  // Per paragraph: [start, end) of its distinct shingles and of its distinct terms, which lie one
-  // after another at the front of the buffers.
   const bounds = area(4 * paragraphCount);
-  let shingleCount = 0;
-  let termCount = 0;
-  let from = 0;
-  for (let p = 0; p < paragraphCount; p++) {
-    const to = paragraphEnds[p]!;
-    const written = paragraphShingles(ids, from, to, infos, shingleBuffer, shingleCount);
-    bounds[4 * p] = shingleCount;
-    shingleCount += sortDistinctRange(shingleBuffer, shingleCount, shingleCount + written, grammarArea);
-    bounds[4 * p + 1] = shingleCount;
-    let terms = termCount;
-    for (let k = from; k < to; k++) {
-      const t = infos.term[ids[k]!]!;
-      if (t !== 0) termBuffer[terms++] = t;
-    }
-    bounds[4 * p + 2] = termCount;
-    termCount += sortDistinctRange(termBuffer, termCount, terms, grammarArea);
-    bounds[4 * p + 3] = termCount;
-    from = to;
-  }
+  const { shingleCount, termCount } = paragraphSets(ids, paragraphEnds.subarray(0, paragraphCount), infos, { shingleBuffer, termBuffer, bounds, sortScratch: grammarArea });
   // The page's shingles: the paragraphs' union.
   pageShingles.set(shingleBuffer.subarray(0, shingleCount));
   const pageShingleCount = sortDistinctRange(pageShingles, 0, shingleCount, grammarArea);
   const tagSketch = grammarSketch(table, text, language, options.tagger ?? 'shape', infos.shape, grammarArea);
   // Every array of the record: views of one exact copy.
-  const out = new Uint32Array(shingleCount + termCount + pageShingleCount + (tagSketch?.length ?? 0));
-  const place = (values: Uint32Array, at: number): Uint32Array => {
+  const out = new Uint32Array(3 * paragraphCount + shingleCount + termCount + pageShingleCount + (tagSketch?.length ?? 0));
+  let at = 3 * paragraphCount;
+  const place = (values: Uint32Array): Uint32Array => {
     out.set(values, at);
-    return out.subarray(at, at + values.length);
+    return out.subarray(at, (at += values.length));
   };
-  const paragraphShingleValues = place(shingleBuffer.subarray(0, shingleCount), 0);
-  const paragraphTermValues = place(termBuffer.subarray(0, termCount), shingleCount);
-  const shingles = place(pageShingles.subarray(0, pageShingleCount), shingleCount + termCount);
-  const profiles: ParagraphProfile[] = [];
+  const triples = out.subarray(0, 3 * paragraphCount);
   for (let p = 0; p < paragraphCount; p++) {
-    profiles.push({
-      words: paragraphEnds[p]! - (p === 0 ? 0 : paragraphEnds[p - 1]!),
-      shingles: paragraphShingleValues.subarray(bounds[4 * p]!, bounds[4 * p + 1]!),
-      terms: paragraphTermValues.subarray(bounds[4 * p + 2]!, bounds[4 * p + 3]!),
-    });
+    triples[3 * p] = paragraphEnds[p]! - (p === 0 ? 0 : paragraphEnds[p - 1]!);
+    triples[3 * p + 1] = bounds[4 * p + 1]! - bounds[4 * p]!;
+    triples[3 * p + 2] = bounds[4 * p + 3]! - bounds[4 * p + 2]!;
   }
-  const stems = infos.stems;
+  const packed: PackedParagraphs = { triples, shingles: place(shingleBuffer.subarray(0, shingleCount)), terms: place(termBuffer.subarray(0, termCount)) };
+  const shingles = place(pageShingles.subarray(0, pageShingleCount));
+  return recordOf(language, count, infos.stems, shingles, tagSketch === null ? null : place(tagSketch), packed);
+}
+
+interface ParagraphBuffers {
+  /** The paragraphs' distinct shingles, one paragraph after another. */
+  readonly shingleBuffer: Uint32Array;
+  /** The paragraphs' distinct terms, one paragraph after another. */
+  readonly termBuffer: Uint32Array;
+  /** Per paragraph: [start, end) of its shingles and of its terms in the buffers. */
+  readonly bounds: Uint32Array;
+  readonly sortScratch: Uint32Array;
+}
+
+/** Each paragraph's distinct shingles and terms, ascending, written into the buffers; returns their totals. */
+function paragraphSets(ids: Int32Array, paragraphEnds: Int32Array, infos: TokenInfos, buffers: ParagraphBuffers): { shingleCount: number; termCount: number } {
+  const { shingleBuffer, termBuffer, bounds, sortScratch } = buffers;
+  const term = infos.term;
+  let shingleCount = 0;
+  let termCount = 0;
+  let from = 0;
+  for (let p = 0; p < paragraphEnds.length; p++) {
+    const to = paragraphEnds[p]!;
+    const written = paragraphShingles(ids, from, to, infos, shingleBuffer, shingleCount);
+    bounds[4 * p] = shingleCount;
+    shingleCount += sortDistinctRange(shingleBuffer, shingleCount, shingleCount + written, sortScratch);
+    bounds[4 * p + 1] = shingleCount;
+    let terms = termCount;
+    for (let k = from; k < to; k++) {
+      const t = term[ids[k]!]!;
+      if (t !== 0) termBuffer[terms++] = t;
+    }
+    bounds[4 * p + 2] = termCount;
+    termCount += sortDistinctRange(termBuffer, termCount, terms, sortScratch);
+    bounds[4 * p + 3] = termCount;
+    from = to;
+  }
+  return { shingleCount, termCount };
+}
+
+/**
+ * The record object. Its page terms and paragraph profiles are made when first read: the wired path
+ * encodes the record at once, and the codec takes the packed paragraphs and leaves the terms out.
+ */
+function recordOf(language: string, words: number, stems: string[], shingles: Uint32Array, tagSketch: Uint32Array | null, packed: PackedParagraphs): CascadeRecord {
   let terms: Uint32Array | null = null;
-  return {
+  let profiles: ParagraphProfile[] | null = null;
+  const record: CascadeRecord = {
     language,
-    words: count,
+    words,
     stems,
     wordSketch: shingles.subarray(0, SKETCH_SIZE),
     shingles,
-    // Made when read (the wired path encodes the record, which leaves terms out, at once): the
-    // distinct stems' term hashes, as the paragraphs' union and as decodeCascadeRecord makes them.
+    // The distinct stems' term hashes: the paragraphs' union, as decodeCascadeRecord makes it.
     get terms() {
       terms ??= sortedDistinctInPlace(Uint32Array.from(stems, termHash));
       return terms;
     },
-    tagSketch: tagSketch === null ? null : place(tagSketch, out.length - tagSketch.length),
-    paragraphs: profiles,
+    tagSketch,
+    get paragraphs() {
+      profiles ??= profilesOf(packed);
+      return profiles;
+    },
   };
+  // Not enumerable: a copy made by spreading ({ ...record, paragraphs }) does not take it along.
+  return Object.defineProperty(record, PACKED, { value: packed });
+}
+
+/** The paragraph profiles of a packed section (views of its arrays). */
+function profilesOf(packed: PackedParagraphs): ParagraphProfile[] {
+  const { triples, shingles, terms } = packed;
+  const profiles: ParagraphProfile[] = [];
+  let shingleAt = 0;
+  let termAt = 0;
+  for (let t = 0; t < triples.length; t += 3) {
+    profiles.push({
+      words: triples[t]!,
+      shingles: shingles.subarray(shingleAt, (shingleAt += triples[t + 1]!)),
+      terms: terms.subarray(termAt, (termAt += triples[t + 2]!)),
+    });
+  }
+  return profiles;
 }
