@@ -13,7 +13,7 @@
  * A page's terms are the hashes of its stems (termHash), so they are not stored.
  */
 import { CascadeModelError } from '../errors.js';
-import { SKETCH_SIZE, packedParagraphsOf, termHash, type CascadeRecord, type PackedParagraphs, type ParagraphProfile } from './cascade-record.js';
+import { SKETCH_SIZE, packedRecordOf, termHash, type CascadeRecord, type PackedRecord, type ParagraphProfile } from './cascade-record.js';
 import { sortedDistinctInPlace } from './shingle-sketch.js';
 
 const VERSION = 2;
@@ -24,13 +24,15 @@ const decoder = new TextDecoder();
 
 /** The record's bytes; `withParagraphs`: the paragraph section too (the page being judged needs it). */
 export function encodeCascadeRecord(record: CascadeRecord, withParagraphs = true): Uint8Array {
-  const joined = record.stems.join('\n');
-  // The stems' UTF-8 is written straight into the record's words (no intermediate array).
-  const stemBytes = Buffer.byteLength(joined, 'utf8');
+  const packedRecord = packedRecordOf(record);
+  // The stems' UTF-8: as the record made it, else written straight into the record's words.
+  const utf8 = packedRecord?.stemUtf8 ?? null;
+  const joined = utf8 === null ? record.stems.join('\n') : '';
+  const stemBytes = utf8 === null ? Buffer.byteLength(joined, 'utf8') : utf8.length;
   const tag = record.tagSketch ?? new Uint32Array(0);
   const stemWords = Math.ceil(stemBytes / 4);
   const storedWords = HEADER_WORDS + record.shingles.length + tag.length + stemWords;
-  const packed = withParagraphs ? packedParagraphsOf(record) : undefined;
+  const packed = withParagraphs ? packedRecord : undefined;
   const paragraphs = !withParagraphs ? [] : packed === undefined ? record.paragraphs : null;
   const paragraphCount = packed !== undefined ? packed.triples.length / 3 : paragraphs!.length;
   const words = new Uint32Array(storedWords + paragraphSectionWords(packed, paragraphs));
@@ -48,7 +50,9 @@ export function encodeCascadeRecord(record: CascadeRecord, withParagraphs = true
   at += record.shingles.length;
   words.set(tag, at);
   at += tag.length;
-  encoder.encodeInto(joined, new Uint8Array(words.buffer, 4 * at, stemBytes));
+  const stemArea = new Uint8Array(words.buffer, 4 * at, stemBytes);
+  if (utf8 === null) encoder.encodeInto(joined, stemArea);
+  else stemArea.set(utf8);
   at += stemWords;
   if (packed !== undefined) {
     // cascadeRecordOfTable's section is in this very layout.
@@ -63,7 +67,7 @@ export function encodeCascadeRecord(record: CascadeRecord, withParagraphs = true
 }
 
 /** Words of the paragraph section. */
-function paragraphSectionWords(packed: PackedParagraphs | undefined, paragraphs: readonly ParagraphProfile[] | null): number {
+function paragraphSectionWords(packed: PackedRecord | undefined, paragraphs: readonly ParagraphProfile[] | null): number {
   if (packed !== undefined) return packed.triples.length + packed.shingles.length + packed.terms.length;
   let total = 3 * paragraphs!.length;
   for (const p of paragraphs!) total += p.shingles.length + p.terms.length;

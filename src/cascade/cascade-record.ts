@@ -64,6 +64,8 @@ interface TokenInfos {
   readonly term: Uint32Array;
   /** Distinct content stems of the page, in order of first occurrence. */
   readonly stems: string[];
+  /** The stems' UTF-8 joined by '\n' (a view of the scratch), or null when not made (see stemsUtf8Into). */
+  readonly stemUtf8: Uint8Array | null;
 }
 
 /**
@@ -89,17 +91,34 @@ function spanHash32(text: string, start: number, end: number): number {
   return fmix32(h);
 }
 
+/** Words of tokenInfos' buffer: hashes, the stems' table, room for the stems' UTF-8. */
+function tokenInfosWords(table: TokenTable): number {
+  return 3 * table.distinct + stemTableLength(table.distinct) + Math.ceil(stemUtf8Room(table) / 4);
+}
+
+/**
+ * Bytes kept for the stems' UTF-8: a stem is rarely longer than its token and the first occurrences of
+ * distinct tokens are disjoint spans of the text, so 3 bytes a character and a separator per token
+ * are enough but for odd pages (then the codec encodes the stems itself).
+ */
+function stemUtf8Room(table: TokenTable): number {
+  return 3 * table.text.length + table.distinct;
+}
+
 /**
  * Per distinct token: its hashes, and its stem (one slice and one stem per distinct content token, or
- * the analysis's stems and stop-word flags when given). `buffer`: 3 · distinct words for the hashes,
- * then stemTableLength(distinct) for finding repeated stems.
+ * the analysis's stems and stop-word flags when given). `buffer`: tokenInfosWords(table) words.
  */
 function tokenInfos(table: TokenTable, language: string, stemCache: StemCache | undefined, given: TokenStems | undefined, buffer: Uint32Array): TokenInfos {
   const { text, distinct, spans } = table;
   const hash = buffer.subarray(0, distinct);
   const shape = buffer.subarray(distinct, 2 * distinct);
   const term = buffer.subarray(2 * distinct, 3 * distinct);
-  const slots = buffer.subarray(3 * distinct, 3 * distinct + stemTableLength(distinct)).fill(0);
+  const slotsEnd = 3 * distinct + stemTableLength(distinct);
+  const slots = buffer.subarray(3 * distinct, slotsEnd).fill(0);
+  const utf8 = new Uint8Array(buffer.buffer, buffer.byteOffset + 4 * slotsEnd, stemUtf8Room(table));
+  // Bytes of the stems' UTF-8 so far; −1 once given up (a surrogate, or out of room).
+  let utf8Length = 0;
   const stems: string[] = [];
   const stop = given === undefined ? stopFlags(table, language) : given.stop;
   const stem = given === undefined ? stemmerFor(language, { stemCache }) : null;
@@ -116,11 +135,57 @@ function tokenInfos(table: TokenTable, language: string, stemCache: StemCache | 
     const s = stem === null ? given!.stems[id]! : stem(text.slice(start, end));
     const code = text.charCodeAt(start);
     shape[id] = code >= 0x30 && code <= 0x39 ? NUMBER_SHAPE : WORD_SHAPE;
-    const t = termHash(s);
-    term[id] = t;
-    addStem(slots, stems, s, t);
+    // The stem's term hash and its UTF-8 after a separator, in one read of its characters; the bytes
+    // count only when the stem is new.
+    const from = stems.length === 0 ? 0 : utf8Length + 1;
+    const packed = utf8Length >= 0 && from + 3 * s.length <= utf8.length ? TERM_AND_UTF8 : TERM_ONLY;
+    const written = hashAndUtf8(s, utf8, from, packed, termOut);
+    term[id] = termOut[0]!;
+    if (addStem(slots, stems, s, termOut[0]!) && utf8Length >= 0) {
+      if (written < 0) {
+        utf8Length = -1;
+      } else {
+        if (from > 0) utf8[utf8Length] = 0x0a;
+        utf8Length = written;
+      }
+    }
   }
-  return { hash, shape, term, stems };
+  return { hash, shape, term, stems, stemUtf8: utf8Length < 0 ? null : utf8.subarray(0, utf8Length) };
+}
+
+const TERM_ONLY = 0;
+const TERM_AND_UTF8 = 1;
+/** hashAndUtf8's hash out-parameter (written, then read at once by the caller). */
+const termOut = new Uint32Array(1);
+
+/**
+ * termHash(stem) into out[0]; with TERM_AND_UTF8 also the stem's UTF-8 (as TextEncoder makes it)
+ * into bytes from `at` (room for 3 bytes a character), returning where it ends, or −1 when not
+ * written (TERM_ONLY, or a surrogate: the codec then encodes the stems itself).
+ */
+function hashAndUtf8(stem: string, bytes: Uint8Array, at: number, mode: number, out: Uint32Array): number {
+  let h = 0x811c9dc5;
+  let w = mode === TERM_AND_UTF8 ? at : -1;
+  for (let i = 0; i < stem.length; i++) {
+    const c = stem.charCodeAt(i);
+    h ^= c;
+    h = Math.imul(h, 0x01000193);
+    if (w < 0) continue;
+    if (c < 0x80) {
+      bytes[w++] = c;
+    } else if (c < 0x800) {
+      bytes[w++] = 0xc0 | (c >> 6);
+      bytes[w++] = 0x80 | (c & 0x3f);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      w = -1;
+    } else {
+      bytes[w++] = 0xe0 | (c >> 12);
+      bytes[w++] = 0x80 | ((c >> 6) & 0x3f);
+      bytes[w++] = 0x80 | (c & 0x3f);
+    }
+  }
+  out[0] = fmix32(h >>> 0) || 1;
+  return w;
 }
 
 /** Slots of the table of a page's distinct stems: a power of two, at least twice the tokens. */
@@ -129,10 +194,10 @@ function stemTableLength(distinct: number): number {
 }
 
 /**
- * Appends `stem` to `stems` unless it is there: `slots` (open addressing by the stem's term hash
- * `t`) holds 1 + the index in `stems` of each stem added, 0 when free.
+ * Appends `stem` to `stems` unless it is there (returns whether it was appended): `slots` (open
+ * addressing by the stem's term hash `t`) holds 1 + the index in `stems` of each stem added, 0 when free.
  */
-function addStem(slots: Uint32Array, stems: string[], stem: string, t: number): void {
+function addStem(slots: Uint32Array, stems: string[], stem: string, t: number): boolean {
   const mask = slots.length - 1;
   let i = t & mask;
   for (;;) {
@@ -140,9 +205,9 @@ function addStem(slots: Uint32Array, stems: string[], stem: string, t: number): 
     if (slot === 0) {
       stems.push(stem);
       slots[i] = stems.length;
-      return;
+      return true;
     }
-    if (stems[slot - 1] === stem) return;
+    if (stems[slot - 1] === stem) return false;
     i = (i + 1) & mask;
   }
 }
@@ -234,21 +299,23 @@ export function cascadeRecord(text: string, language: string, options: CascadeRe
 }
 
 /**
- * A record's paragraph section as cascadeRecordOfTable makes it, in the layout the codec writes:
- * per paragraph (words, shingle count, term count), then all paragraphs' shingles, then all their
- * terms. The codec copies it in three moves instead of walking the profiles (packedParagraphsOf).
+ * What cascadeRecordOfTable has ready in the layout the codec writes, so that encoding copies it
+ * instead of walking the profiles and encoding the stems: the paragraph section — per paragraph
+ * (words, shingle count, term count), then all paragraphs' shingles, then all their terms — and the
+ * stems' UTF-8 joined by '\n' (null when not made).
  */
-export interface PackedParagraphs {
+export interface PackedRecord {
   readonly triples: Uint32Array;
   readonly shingles: Uint32Array;
   readonly terms: Uint32Array;
+  readonly stemUtf8: Uint8Array | null;
 }
 
-const PACKED = Symbol('packed paragraphs');
+const PACKED = Symbol('packed record');
 
-/** The packed paragraph section of a record made by cascadeRecordOfTable (undefined for others, e.g. decoded ones). */
-export function packedParagraphsOf(record: CascadeRecord): PackedParagraphs | undefined {
-  return (record as { readonly [PACKED]?: PackedParagraphs })[PACKED];
+/** The packed parts of a record made by cascadeRecordOfTable (undefined for others, e.g. decoded ones). */
+export function packedRecordOf(record: CascadeRecord): PackedRecord | undefined {
+  return (record as { readonly [PACKED]?: PackedRecord })[PACKED];
 }
 
 /**
@@ -258,13 +325,13 @@ export function packedParagraphsOf(record: CascadeRecord): PackedParagraphs | un
 export function cascadeRecordOfTable(table: TokenTable, text: string, language: string, options: CascadeRecordOptions = {}): CascadeRecord {
   const { ids, count, distinct, paragraphCount, paragraphEnds } = table;
   // One scratch buffer for the per-call arrays (typed arrays are costly to allocate one by one):
-  // token hashes (3 · distinct) and the stems' table, the paragraphs' shingles and terms side
+  // token hashes (3 · distinct), the stems' table and UTF-8, the paragraphs' shingles and terms side
   // by side (each paragraph has at most as many of either as tokens), the page's shingles, the
   // grammar sketch's area (also the sorts' scratch), and per paragraph its shingles' and terms' bounds.
-  const scratch = scratchOf(3 * distinct + stemTableLength(distinct) + 4 * count + sortScratchLength(count) + 4 * paragraphCount);
+  const scratch = scratchOf(tokenInfosWords(table) + 4 * count + sortScratchLength(count) + 4 * paragraphCount);
   let used = 0;
   const area = (length: number): Uint32Array => scratch.subarray(used, (used += length));
-  const infos = tokenInfos(table, language, options.stemCache, options.tokenStems, area(3 * distinct + stemTableLength(distinct)));
+  const infos = tokenInfos(table, language, options.stemCache, options.tokenStems, area(tokenInfosWords(table)));
   const shingleBuffer = area(count);
   const termBuffer = area(count);
   const pageShingles = area(count);
@@ -276,7 +343,9 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
   const pageShingleCount = sortDistinctRange(pageShingles, 0, shingleCount, grammarArea);
   const tagSketch = grammarSketch(table, text, language, options.tagger ?? 'shape', infos.shape, grammarArea);
   // Every array of the record: views of one exact copy.
-  const out = new Uint32Array(3 * paragraphCount + shingleCount + termCount + pageShingleCount + (tagSketch?.length ?? 0));
+  const utf8 = infos.stemUtf8;
+  const utf8Words = utf8 === null ? 0 : Math.ceil(utf8.length / 4);
+  const out = new Uint32Array(3 * paragraphCount + shingleCount + termCount + pageShingleCount + (tagSketch?.length ?? 0) + utf8Words);
   let at = 3 * paragraphCount;
   const place = (values: Uint32Array): Uint32Array => {
     out.set(values, at);
@@ -288,9 +357,17 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
     triples[3 * p + 1] = bounds[4 * p + 1]! - bounds[4 * p]!;
     triples[3 * p + 2] = bounds[4 * p + 3]! - bounds[4 * p + 2]!;
   }
-  const packed: PackedParagraphs = { triples, shingles: place(shingleBuffer.subarray(0, shingleCount)), terms: place(termBuffer.subarray(0, termCount)) };
+  const paragraphShingles = place(shingleBuffer.subarray(0, shingleCount));
+  const paragraphTerms = place(termBuffer.subarray(0, termCount));
   const shingles = place(pageShingles.subarray(0, pageShingleCount));
-  return recordOf(language, count, infos.stems, shingles, tagSketch === null ? null : place(tagSketch), packed);
+  const tag = tagSketch === null ? null : place(tagSketch);
+  let stemUtf8: Uint8Array | null = null;
+  if (utf8 !== null) {
+    stemUtf8 = new Uint8Array(out.buffer, out.byteOffset + 4 * at, utf8.length);
+    stemUtf8.set(utf8);
+  }
+  const packed: PackedRecord = { triples, shingles: paragraphShingles, terms: paragraphTerms, stemUtf8 };
+  return recordOf(language, count, infos.stems, shingles, tag, packed);
 }
 
 interface ParagraphBuffers {
@@ -333,7 +410,7 @@ function paragraphSets(ids: Int32Array, paragraphEnds: Int32Array, infos: TokenI
  * The record object. Its page terms and paragraph profiles are made when first read: the wired path
  * encodes the record at once, and the codec takes the packed paragraphs and leaves the terms out.
  */
-function recordOf(language: string, words: number, stems: string[], shingles: Uint32Array, tagSketch: Uint32Array | null, packed: PackedParagraphs): CascadeRecord {
+function recordOf(language: string, words: number, stems: string[], shingles: Uint32Array, tagSketch: Uint32Array | null, packed: PackedRecord): CascadeRecord {
   let terms: Uint32Array | null = null;
   let profiles: ParagraphProfile[] | null = null;
   const record: CascadeRecord = {
@@ -358,7 +435,7 @@ function recordOf(language: string, words: number, stems: string[], shingles: Ui
 }
 
 /** The paragraph profiles of a packed section (views of its arrays). */
-function profilesOf(packed: PackedParagraphs): ParagraphProfile[] {
+function profilesOf(packed: PackedRecord): ParagraphProfile[] {
   const { triples, shingles, terms } = packed;
   const profiles: ParagraphProfile[] = [];
   let shingleAt = 0;
