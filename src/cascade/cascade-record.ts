@@ -12,7 +12,7 @@ import type { TokenStems } from '../analyze/analyze-normalized-text.js';
 import { tokenTable, type TokenTable } from '../text/token-table.js';
 import { posTags } from './pos-tags.js';
 import { fmix32 } from '../fingerprint/murmur-hash.js';
-import { bottomK, bottomKInto, fnv1a, shingleHashes, shingleHashesOfInto, sortDistinctRange, sortedDistinctInPlace, sortScratchLength } from './shingle-sketch.js';
+import { bottomK, bottomKInto, fnv1a, runsScratchLength, shingleHashes, shingleHashesOfInto, sortRunsAndUnion, sortedDistinctInPlace } from './shingle-sketch.js';
 
 /** How a page's grammar is written down for the `synonymised` fingerprint. */
 export type GrammarTagger = 'shape' | 'pos';
@@ -326,22 +326,23 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
   const { ids, count, distinct, paragraphCount, paragraphEnds } = table;
   // One scratch buffer for the per-call arrays (typed arrays are costly to allocate one by one):
   // token hashes (3 · distinct), the stems' table and UTF-8, the paragraphs' shingles and terms side
-  // by side (each paragraph has at most as many of either as tokens), the page's shingles, the
-  // grammar sketch's area (also the sorts' scratch), and per paragraph its shingles' and terms' bounds.
-  const scratch = scratchOf(tokenInfosWords(table) + 4 * count + sortScratchLength(count) + 4 * paragraphCount);
+  // by side (each paragraph has at most as many of either as tokens), the page's shingles and terms,
+  // the sorts' scratch (also the grammar sketch's), and per paragraph the ends of its shingles and terms.
+  const scratch = scratchOf(tokenInfosWords(table) + 4 * count + runsScratchLength(count, paragraphCount) + 2 * paragraphCount);
   let used = 0;
   const area = (length: number): Uint32Array => scratch.subarray(used, (used += length));
   const infos = tokenInfos(table, language, options.stemCache, options.tokenStems, area(tokenInfosWords(table)));
   const shingleBuffer = area(count);
   const termBuffer = area(count);
   const pageShingles = area(count);
-  const grammarArea = area(count + sortScratchLength(count));
-  const bounds = area(4 * paragraphCount);
-  const { shingleCount, termCount } = paragraphSets(ids, paragraphEnds.subarray(0, paragraphCount), infos, { shingleBuffer, termBuffer, bounds, sortScratch: grammarArea });
-  // The page's shingles: the paragraphs' union.
-  pageShingles.set(shingleBuffer.subarray(0, shingleCount));
-  const pageShingleCount = sortDistinctRange(pageShingles, 0, shingleCount, grammarArea);
-  const tagSketch = grammarSketch(table, text, language, options.tagger ?? 'shape', infos.shape, grammarArea);
+  const termUnion = area(count);
+  const sortArea = area(runsScratchLength(count, paragraphCount));
+  const shingleEnds = area(paragraphCount);
+  const termEnds = area(paragraphCount);
+  const { shingleCount, termCount, pageShingleCount } = paragraphSets(ids, paragraphEnds.subarray(0, paragraphCount), infos, {
+    shingleBuffer, termBuffer, shingleEnds, termEnds, pageShingles, termUnion, sortScratch: sortArea,
+  });
+  const tagSketch = grammarSketch(table, text, language, options.tagger ?? 'shape', infos.shape, sortArea);
   // Every array of the record: views of one exact copy.
   const utf8 = infos.stemUtf8;
   const utf8Words = utf8 === null ? 0 : Math.ceil(utf8.length / 4);
@@ -354,8 +355,8 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
   const triples = out.subarray(0, 3 * paragraphCount);
   for (let p = 0; p < paragraphCount; p++) {
     triples[3 * p] = paragraphEnds[p]! - (p === 0 ? 0 : paragraphEnds[p - 1]!);
-    triples[3 * p + 1] = bounds[4 * p + 1]! - bounds[4 * p]!;
-    triples[3 * p + 2] = bounds[4 * p + 3]! - bounds[4 * p + 2]!;
+    triples[3 * p + 1] = shingleEnds[p]! - (p === 0 ? 0 : shingleEnds[p - 1]!);
+    triples[3 * p + 2] = termEnds[p]! - (p === 0 ? 0 : termEnds[p - 1]!);
   }
   const paragraphShingles = place(shingleBuffer.subarray(0, shingleCount));
   const paragraphTerms = place(termBuffer.subarray(0, termCount));
@@ -371,39 +372,47 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
 }
 
 interface ParagraphBuffers {
-  /** The paragraphs' distinct shingles, one paragraph after another. */
+  /** The paragraphs' shingles, one paragraph after another (distinct and ascending once done). */
   readonly shingleBuffer: Uint32Array;
-  /** The paragraphs' distinct terms, one paragraph after another. */
+  /** The paragraphs' terms, likewise. */
   readonly termBuffer: Uint32Array;
-  /** Per paragraph: [start, end) of its shingles and of its terms in the buffers. */
-  readonly bounds: Uint32Array;
+  /** Per paragraph, the end of its shingles and of its terms in the buffers. */
+  readonly shingleEnds: Uint32Array;
+  readonly termEnds: Uint32Array;
+  /** The page's distinct shingles, ascending (the paragraphs' union). */
+  readonly pageShingles: Uint32Array;
+  /** The page's distinct terms (made and not kept: the record makes them from its stems when read). */
+  readonly termUnion: Uint32Array;
   readonly sortScratch: Uint32Array;
 }
 
-/** Each paragraph's distinct shingles and terms, ascending, written into the buffers; returns their totals. */
-function paragraphSets(ids: Int32Array, paragraphEnds: Int32Array, infos: TokenInfos, buffers: ParagraphBuffers): { shingleCount: number; termCount: number } {
-  const { shingleBuffer, termBuffer, bounds, sortScratch } = buffers;
+/**
+ * Each paragraph's distinct shingles and terms, ascending, into the buffers, and the page's shingles;
+ * returns their totals. The paragraphs' raw shingles and terms are written one after another, then
+ * sorted all at once (sortRunsAndUnion).
+ */
+function paragraphSets(ids: Int32Array, paragraphEnds: Int32Array, infos: TokenInfos, buffers: ParagraphBuffers): { shingleCount: number; termCount: number; pageShingleCount: number } {
+  const { shingleBuffer, termBuffer, shingleEnds, termEnds, sortScratch } = buffers;
   const term = infos.term;
-  let shingleCount = 0;
-  let termCount = 0;
+  const paragraphCount = paragraphEnds.length;
+  let shingles = 0;
+  let terms = 0;
   let from = 0;
-  for (let p = 0; p < paragraphEnds.length; p++) {
+  for (let p = 0; p < paragraphCount; p++) {
     const to = paragraphEnds[p]!;
-    const written = paragraphShingles(ids, from, to, infos, shingleBuffer, shingleCount);
-    bounds[4 * p] = shingleCount;
-    shingleCount += sortDistinctRange(shingleBuffer, shingleCount, shingleCount + written, sortScratch);
-    bounds[4 * p + 1] = shingleCount;
-    let terms = termCount;
+    shingles += paragraphShingles(ids, from, to, infos, shingleBuffer, shingles);
+    shingleEnds[p] = shingles;
     for (let k = from; k < to; k++) {
       const t = term[ids[k]!]!;
       if (t !== 0) termBuffer[terms++] = t;
     }
-    bounds[4 * p + 2] = termCount;
-    termCount += sortDistinctRange(termBuffer, termCount, terms, sortScratch);
-    bounds[4 * p + 3] = termCount;
+    termEnds[p] = terms;
     from = to;
   }
-  return { shingleCount, termCount };
+  const pageShingleCount = sortRunsAndUnion(shingleBuffer, shingleEnds, paragraphCount, buffers.pageShingles, sortScratch);
+  sortRunsAndUnion(termBuffer, termEnds, paragraphCount, buffers.termUnion, sortScratch);
+  const last = paragraphCount - 1;
+  return { shingleCount: last < 0 ? 0 : shingleEnds[last]!, termCount: last < 0 ? 0 : termEnds[last]!, pageShingleCount };
 }
 
 /**

@@ -182,6 +182,111 @@ function sortRange(values: Uint32Array, lo: number, hi: number, scratch: Uint32A
   }
 }
 
+/** Length of the scratch space sortRunsAndUnion takes for n values in `runs` runs; grows with both. */
+export function runsScratchLength(n: number, runs: number): number {
+  return 3 * n + (1 << bucketBits(Math.max(n, BUCKET_TARGET + 1))) + 1 + runs;
+}
+
+/**
+ * Sorts and dedups each of `runCount` consecutive runs of `values` (run r is values[end(r − 1), end(r))
+ * with end(r) = runEnds[r], end(−1) = 0), moving them together so that runEnds gives their new ends,
+ * and writes the sorted distinct values of all runs into `union`; returns their number. One bucket
+ * sort of all values carrying their run (instead of a sort per run and one of the union): each run's
+ * values then come out in order. Values bunched in a bucket (not hash-like) fall back to sorting
+ * each run and the union on their own. `scratch`: runsScratchLength(n, runCount) words.
+ */
+export function sortRunsAndUnion(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array, scratch: Uint32Array): number {
+  const n = runCount === 0 ? 0 : runEnds[runCount - 1]!;
+  if (n <= INSERTION_MAX) return sortRunsOneByOne(values, runEnds, runCount, union, scratch);
+  const bits = bucketBits(n);
+  const buckets = 1 << bits;
+  const shift = 32 - bits;
+  // scratch: run of each value | values by bucket | their runs | bucket ends | run cursors.
+  const sorted = n;
+  const runs = 2 * n;
+  const ends = 3 * n;
+  for (let r = 0, i = 0; r < runCount; r++) for (const end = runEnds[r]!; i < end; i++) scratch[i] = r;
+  scratch.fill(0, ends, ends + buckets + 1);
+  for (let i = 0; i < n; i++) scratch[ends + 1 + (values[i]! >>> shift)]!++;
+  for (let b = 1; b <= buckets; b++) {
+    if (scratch[ends + b]! > LONG_BUCKET) return sortRunsOneByOne(values, runEnds, runCount, union, scratch);
+    scratch[ends + b]! += scratch[ends + b - 1]!;
+  }
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    const at = scratch[ends + (v >>> shift)]!++;
+    scratch[sorted + at] = v;
+    scratch[runs + at] = scratch[i]!;
+  }
+  // Insertion sort within each bucket, the runs moving with their values.
+  let start = 0;
+  for (let b = 0; b < buckets; b++) {
+    const end = scratch[ends + b]!;
+    for (let i = start + 1; i < end; i++) {
+      const v = scratch[sorted + i]!;
+      const r = scratch[runs + i]!;
+      let j = i - 1;
+      while (j >= start && scratch[sorted + j]! > v) {
+        scratch[sorted + j + 1] = scratch[sorted + j]!;
+        scratch[runs + j + 1] = scratch[runs + j]!;
+        j--;
+      }
+      scratch[sorted + j + 1] = v;
+      scratch[runs + j + 1] = r;
+    }
+    start = end;
+  }
+  return distributeRuns(values, runEnds, runCount, union, scratch, n);
+}
+
+/** sortRunsAndUnion's second half: the sorted values back into their runs (each without repeats), and the union. */
+function distributeRuns(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array, scratch: Uint32Array, n: number): number {
+  const sorted = n;
+  const runs = 2 * n;
+  const cursors = 3 * n + (1 << bucketBits(n)) + 1;
+  for (let r = 0; r < runCount; r++) scratch[cursors + r] = r === 0 ? 0 : runEnds[r - 1]!;
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const v = scratch[sorted + i]!;
+    const r = scratch[runs + i]!;
+    const at = scratch[cursors + r]!;
+    // Equal values are adjacent: a run's repeat is its last value written.
+    if (at === (r === 0 ? 0 : runEnds[r - 1]!) || values[at - 1] !== v) {
+      values[at] = v;
+      scratch[cursors + r] = at + 1;
+    }
+    if (kept === 0 || union[kept - 1] !== v) union[kept++] = v;
+  }
+  // Close the gaps the repeats left, run by run.
+  let to = 0;
+  let from = 0;
+  for (let r = 0; r < runCount; r++) {
+    const end = scratch[cursors + r]!;
+    const next = runEnds[r]!;
+    if (from !== to) values.copyWithin(to, from, end);
+    to += end - from;
+    runEnds[r] = to;
+    from = next;
+  }
+  return kept;
+}
+
+/** sortRunsAndUnion by a sort per run and one of the union (short or bunched values). */
+function sortRunsOneByOne(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array, scratch: Uint32Array): number {
+  let to = 0;
+  let from = 0;
+  for (let r = 0; r < runCount; r++) {
+    const next = runEnds[r]!;
+    const kept = sortDistinctRange(values, from, next, scratch);
+    if (from !== to) values.copyWithin(to, from, from + kept);
+    to += kept;
+    runEnds[r] = to;
+    from = next;
+  }
+  union.set(values.subarray(0, to));
+  return sortDistinctRange(union, 0, to, scratch);
+}
+
 /**
  * Sorts in place, ascending: the values are scattered into buckets by their top bits (hashes are
  * uniform, so buckets hold a few values each) and each bucket is sorted by insertion; skewed values

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bottomK, bottomKInto, shingleHashes, shingleHashesOf, sketchJaccard, sortDistinctRange, sortScratchLength, sortUint32, sortedDistinct } from '../../src/cascade/shingle-sketch.js';
+import { bottomK, bottomKInto, runsScratchLength, shingleHashes, shingleHashesOf, sketchJaccard, sortDistinctRange, sortRunsAndUnion, sortScratchLength, sortUint32, sortedDistinct } from '../../src/cascade/shingle-sketch.js';
 import { fmix32 } from '../../src/fingerprint/murmur-hash.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
@@ -96,6 +96,28 @@ describe('sortUint32', () => {
     const kept = bottomKInto(values, 100, into);
     expect([...into.subarray(0, kept)]).toEqual([...new Set(values)].sort((x, y) => x - y).slice(0, 100));
     expect(values).toEqual(copy);
+  });
+
+  it('sortRunsAndUnion sorts and dedups each run and gives their union, hash-like and bunched values, empty runs', () => {
+    const random = seededRandom(23);
+    for (const [runLengths, range] of [
+      [[3, 0, 50, 1, 70, 0, 45], 2 ** 32],
+      [[200, 300, 5], 2 ** 32],
+      [[60, 60], 40], // many repeats, within and across runs
+      [[100, 100], 2 ** 10], // bunched in the lowest bucket: the fallback
+      [[2, 3], 2 ** 32],
+      [[], 2 ** 32],
+    ] as const) {
+      const runs = runLengths.map((length) => Array.from({ length }, () => Math.floor(random() * range)));
+      const values = Uint32Array.from(runs.flat());
+      const ends = new Uint32Array(runs.length);
+      runs.reduce((at, run, r) => (ends[r] = at + run.length), 0);
+      const union = new Uint32Array(values.length);
+      const kept = sortRunsAndUnion(values, ends, runs.length, union, new Uint32Array(runsScratchLength(values.length, runs.length)));
+      const distinct = (xs: number[]) => [...new Set(xs)].sort((x, y) => x - y);
+      runs.forEach((run, r) => expect([...values.subarray(r === 0 ? 0 : ends[r - 1], ends[r])]).toEqual(distinct(run)));
+      expect([...union.subarray(0, kept)]).toEqual(distinct(runs.flat()));
+    }
   });
 
   it('sortedDistinct keeps each value once, ascending', () => {
