@@ -326,21 +326,20 @@ export function cascadeRecordOfTable(table: TokenTable, text: string, language: 
   const { ids, count, distinct, paragraphCount, paragraphEnds } = table;
   // One scratch buffer for the per-call arrays (typed arrays are costly to allocate one by one):
   // token hashes (3 · distinct), the stems' table and UTF-8, the paragraphs' shingles and terms side
-  // by side (each paragraph has at most as many of either as tokens), the page's shingles and terms,
+  // by side (each paragraph has at most as many of either as tokens), the page's shingles,
   // the sorts' scratch (also the grammar sketch's), and per paragraph the ends of its shingles and terms.
-  const scratch = scratchOf(tokenInfosWords(table) + 4 * count + runsScratchLength(count, paragraphCount) + 2 * paragraphCount);
+  const scratch = scratchOf(tokenInfosWords(table) + 3 * count + runsScratchLength(count, paragraphCount) + 2 * paragraphCount);
   let used = 0;
   const area = (length: number): Uint32Array => scratch.subarray(used, (used += length));
   const infos = tokenInfos(table, language, options.stemCache, options.tokenStems, area(tokenInfosWords(table)));
   const shingleBuffer = area(count);
   const termBuffer = area(count);
   const pageShingles = area(count);
-  const termUnion = area(count);
   const sortArea = area(runsScratchLength(count, paragraphCount));
   const shingleEnds = area(paragraphCount);
   const termEnds = area(paragraphCount);
   const { shingleCount, termCount, pageShingleCount } = paragraphSets(ids, paragraphEnds.subarray(0, paragraphCount), infos, {
-    shingleBuffer, termBuffer, shingleEnds, termEnds, pageShingles, termUnion, sortScratch: sortArea,
+    shingleBuffer, termBuffer, shingleEnds, termEnds, pageShingles, sortScratch: sortArea,
   });
   const tagSketch = grammarSketch(table, text, language, options.tagger ?? 'shape', infos.shape, sortArea);
   // Every array of the record: views of one exact copy.
@@ -381,8 +380,6 @@ interface ParagraphBuffers {
   readonly termEnds: Uint32Array;
   /** The page's distinct shingles, ascending (the paragraphs' union). */
   readonly pageShingles: Uint32Array;
-  /** The page's distinct terms (made and not kept: the record makes them from its stems when read). */
-  readonly termUnion: Uint32Array;
   readonly sortScratch: Uint32Array;
 }
 
@@ -410,7 +407,7 @@ function paragraphSets(ids: Int32Array, paragraphEnds: Int32Array, infos: TokenI
     from = to;
   }
   const pageShingleCount = sortRunsAndUnion(shingleBuffer, shingleEnds, paragraphCount, buffers.pageShingles, sortScratch);
-  sortRunsAndUnion(termBuffer, termEnds, paragraphCount, buffers.termUnion, sortScratch);
+  sortRunsAndUnion(termBuffer, termEnds, paragraphCount, null, sortScratch);
   const last = paragraphCount - 1;
   return { shingleCount: last < 0 ? 0 : shingleEnds[last]!, termCount: last < 0 ? 0 : termEnds[last]!, pageShingleCount };
 }

@@ -190,12 +190,12 @@ export function runsScratchLength(n: number, runs: number): number {
 /**
  * Sorts and dedups each of `runCount` consecutive runs of `values` (run r is values[end(r − 1), end(r))
  * with end(r) = runEnds[r], end(−1) = 0), moving them together so that runEnds gives their new ends,
- * and writes the sorted distinct values of all runs into `union`; returns their number. One bucket
+ * and writes the sorted distinct values of all runs into `union` (unless null); returns their number. One bucket
  * sort of all values carrying their run (instead of a sort per run and one of the union): each run's
  * values then come out in order. Values bunched in a bucket (not hash-like) fall back to sorting
  * each run and the union on their own. `scratch`: runsScratchLength(n, runCount) words.
  */
-export function sortRunsAndUnion(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array, scratch: Uint32Array): number {
+export function sortRunsAndUnion(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array | null, scratch: Uint32Array): number {
   const n = runCount === 0 ? 0 : runEnds[runCount - 1]!;
   if (n <= INSERTION_MAX) return sortRunsOneByOne(values, runEnds, runCount, union, scratch);
   const bits = bucketBits(n);
@@ -240,7 +240,7 @@ export function sortRunsAndUnion(values: Uint32Array, runEnds: Uint32Array, runC
 }
 
 /** sortRunsAndUnion's second half: the sorted values back into their runs (each without repeats), and the union. */
-function distributeRuns(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array, scratch: Uint32Array, n: number): number {
+function distributeRuns(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array | null, scratch: Uint32Array, n: number): number {
   const sorted = n;
   const runs = 2 * n;
   const cursors = 3 * n + (1 << bucketBits(n)) + 1;
@@ -255,7 +255,7 @@ function distributeRuns(values: Uint32Array, runEnds: Uint32Array, runCount: num
       values[at] = v;
       scratch[cursors + r] = at + 1;
     }
-    if (kept === 0 || union[kept - 1] !== v) union[kept++] = v;
+    if (union !== null && (kept === 0 || union[kept - 1] !== v)) union[kept++] = v;
   }
   // Close the gaps the repeats left, run by run.
   let to = 0;
@@ -272,7 +272,7 @@ function distributeRuns(values: Uint32Array, runEnds: Uint32Array, runCount: num
 }
 
 /** sortRunsAndUnion by a sort per run and one of the union (short or bunched values). */
-function sortRunsOneByOne(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array, scratch: Uint32Array): number {
+function sortRunsOneByOne(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array | null, scratch: Uint32Array): number {
   let to = 0;
   let from = 0;
   for (let r = 0; r < runCount; r++) {
@@ -283,6 +283,7 @@ function sortRunsOneByOne(values: Uint32Array, runEnds: Uint32Array, runCount: n
     runEnds[r] = to;
     from = next;
   }
+  if (union === null) return 0;
   union.set(values.subarray(0, to));
   return sortDistinctRange(union, 0, to, scratch);
 }
