@@ -130,24 +130,42 @@ function insertionSort(values: Uint32Array, lo: number, hi: number): void {
 }
 
 /**
- * Scatters values[lo, hi) into scratch[0, n) by their top bits (one counting pass, one placing
- * pass): every value of a bucket is below every value of the next. The bucket ends follow, from
+ * Scatters values[lo, hi) into scratch[0, n) by their top bits above their minimum (one counting
+ * pass, one placing pass): every value of a bucket is below every value of the next. The bucket ends follow, from
  * scratch[n]: bucket b is scratch[end(b − 1), end(b)) with end(−1) = 0. Returns the bucket count.
  */
 function scatter(values: Uint32Array, lo: number, hi: number, scratch: Uint32Array): number {
   const n = hi - lo;
   const bits = bucketBits(n);
   const buckets = 1 << bits;
-  const shift = 32 - bits;
+  const min = minOf(values, lo, hi);
+  const shift = shiftFor(values, lo, hi, min, bits);
   scratch.fill(0, n, n + buckets + 1);
-  for (let i = lo; i < hi; i++) scratch[n + 1 + (values[i]! >>> shift)]!++;
+  for (let i = lo; i < hi; i++) scratch[n + 1 + ((values[i]! - min) >>> shift)]!++;
   for (let b = n + 1; b <= n + buckets; b++) scratch[b]! += scratch[b - 1]!;
   // scratch[n + b] is bucket b's start; placing advances it to its end.
   for (let i = lo; i < hi; i++) {
     const v = values[i]!;
-    scratch[scratch[n + (v >>> shift)]!++] = v;
+    scratch[scratch[n + ((v - min) >>> shift)]!++] = v;
   }
   return buckets;
+}
+
+/** The smallest of values[lo, hi) (a non-empty range). */
+function minOf(values: Uint32Array, lo: number, hi: number): number {
+  let min = values[lo]!;
+  for (let i = lo + 1; i < hi; i++) if (values[i]! < min) min = values[i]!;
+  return min;
+}
+
+/**
+ * The shift that maps values[lo, hi) − min onto 2^bits buckets in order: the buckets span the values'
+ * own range, so small numbers (word ids, not hashes) spread over the buckets as hashes do.
+ */
+function shiftFor(values: Uint32Array, lo: number, hi: number, min: number, bits: number): number {
+  let max = min;
+  for (let i = lo; i < hi; i++) if (values[i]! > max) max = values[i]!;
+  return Math.max(0, 32 - Math.clz32(max - min) - bits);
 }
 
 /** Sorts values[lo, hi), ascending; `scratch` as sortUint32's (made when missing or short). */
@@ -200,21 +218,22 @@ export function sortRunsAndUnion(values: Uint32Array, runEnds: Uint32Array, runC
   if (n <= INSERTION_MAX) return sortRunsOneByOne(values, runEnds, runCount, union, scratch);
   const bits = bucketBits(n);
   const buckets = 1 << bits;
-  const shift = 32 - bits;
+  const min = minOf(values, 0, n);
+  const shift = shiftFor(values, 0, n, min, bits);
   // scratch: run of each value | values by bucket | their runs | bucket ends | run cursors.
   const sorted = n;
   const runs = 2 * n;
   const ends = 3 * n;
   for (let r = 0, i = 0; r < runCount; r++) for (const end = runEnds[r]!; i < end; i++) scratch[i] = r;
   scratch.fill(0, ends, ends + buckets + 1);
-  for (let i = 0; i < n; i++) scratch[ends + 1 + (values[i]! >>> shift)]!++;
+  for (let i = 0; i < n; i++) scratch[ends + 1 + ((values[i]! - min) >>> shift)]!++;
   for (let b = 1; b <= buckets; b++) {
     if (scratch[ends + b]! > LONG_BUCKET) return sortRunsOneByOne(values, runEnds, runCount, union, scratch);
     scratch[ends + b]! += scratch[ends + b - 1]!;
   }
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
-    const at = scratch[ends + (v >>> shift)]!++;
+    const at = scratch[ends + ((v - min) >>> shift)]!++;
     scratch[sorted + at] = v;
     scratch[runs + at] = scratch[i]!;
   }
