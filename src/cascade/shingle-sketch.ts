@@ -130,16 +130,18 @@ function insertionSort(values: Uint32Array, lo: number, hi: number): void {
 }
 
 /**
- * Scatters values[lo, hi) into scratch[0, n) by their top bits above their minimum (one counting
- * pass, one placing pass): every value of a bucket is below every value of the next. The bucket ends follow, from
+ * Scatters values[lo, hi) into scratch[0, n) by their top bits — above their minimum unless
+ * `hashLike` (one counting pass, one placing pass): every value of a bucket is below every value of
+ * the next. The bucket ends follow, from
  * scratch[n]: bucket b is scratch[end(b − 1), end(b)) with end(−1) = 0. Returns the bucket count.
  */
-function scatter(values: Uint32Array, lo: number, hi: number, scratch: Uint32Array): number {
+function scatter(values: Uint32Array, lo: number, hi: number, scratch: Uint32Array, hashLike: boolean): number {
   const n = hi - lo;
   const bits = bucketBits(n);
   const buckets = 1 << bits;
-  const min = minOf(values, lo, hi);
-  const shift = shiftFor(values, lo, hi, min, bits);
+  // Hashes span the whole range already: no pass for their minimum and maximum.
+  const min = hashLike ? 0 : minOf(values, lo, hi);
+  const shift = hashLike ? 32 - bits : shiftFor(values, lo, hi, min, bits);
   scratch.fill(0, n, n + buckets + 1);
   for (let i = lo; i < hi; i++) scratch[n + 1 + ((values[i]! - min) >>> shift)]!++;
   for (let b = n + 1; b <= n + buckets; b++) scratch[b]! += scratch[b - 1]!;
@@ -176,7 +178,7 @@ function sortRange(values: Uint32Array, lo: number, hi: number, scratch: Uint32A
     return;
   }
   const space = scratch !== undefined && scratch.length >= sortScratchLength(n) ? scratch : new Uint32Array(sortScratchLength(n));
-  const buckets = scatter(values, lo, hi, space);
+  const buckets = scatter(values, lo, hi, space, false);
   // Each bucket goes back by insertion: copying and sorting in one pass.
   let start = 0;
   for (let b = 0; b < buckets; b++) {
@@ -210,30 +212,30 @@ export function runsScratchLength(n: number, runs: number): number {
  * with end(r) = runEnds[r], end(−1) = 0), moving them together so that runEnds gives their new ends,
  * and writes the sorted distinct values of all runs into `union` (unless null); returns their number. One bucket
  * sort of all values carrying their run (instead of a sort per run and one of the union): each run's
- * values then come out in order. Values bunched in a bucket (not hash-like) fall back to sorting
- * each run and the union on their own. `scratch`: runsScratchLength(n, runCount) words.
+ * values then come out in order. Meant for hashes (buckets by the top bits of the whole 32-bit
+ * range); values bunched in a bucket (not hash-like) fall back to sorting each run and the union on
+ * their own. `scratch`: runsScratchLength(n, runCount) words.
  */
 export function sortRunsAndUnion(values: Uint32Array, runEnds: Uint32Array, runCount: number, union: Uint32Array | null, scratch: Uint32Array): number {
   const n = runCount === 0 ? 0 : runEnds[runCount - 1]!;
   if (n <= INSERTION_MAX) return sortRunsOneByOne(values, runEnds, runCount, union, scratch);
   const bits = bucketBits(n);
   const buckets = 1 << bits;
-  const min = minOf(values, 0, n);
-  const shift = shiftFor(values, 0, n, min, bits);
+  const shift = 32 - bits;
   // scratch: run of each value | values by bucket | their runs | bucket ends | run cursors.
   const sorted = n;
   const runs = 2 * n;
   const ends = 3 * n;
   for (let r = 0, i = 0; r < runCount; r++) for (const end = runEnds[r]!; i < end; i++) scratch[i] = r;
   scratch.fill(0, ends, ends + buckets + 1);
-  for (let i = 0; i < n; i++) scratch[ends + 1 + ((values[i]! - min) >>> shift)]!++;
+  for (let i = 0; i < n; i++) scratch[ends + 1 + (values[i]! >>> shift)]!++;
   for (let b = 1; b <= buckets; b++) {
     if (scratch[ends + b]! > LONG_BUCKET) return sortRunsOneByOne(values, runEnds, runCount, union, scratch);
     scratch[ends + b]! += scratch[ends + b - 1]!;
   }
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
-    const at = scratch[ends + ((v - min) >>> shift)]!++;
+    const at = scratch[ends + (v >>> shift)]!++;
     scratch[sorted + at] = v;
     scratch[runs + at] = scratch[i]!;
   }
@@ -327,8 +329,8 @@ export function bottomK(hashes: ArrayLike<number>, k: number): Uint32Array {
 
 /**
  * bottomK written to into[0, returned count): `into` is at least sortScratchLength(values.length)
- * long and does not overlap `values` (left unchanged). The values are scattered into buckets by
- * their top bits and only the first buckets, up to the k-th distinct value, are sorted.
+ * long and does not overlap `values` (left unchanged). The values (hashes) are scattered into
+ * buckets by their top bits and only the first buckets, up to the k-th distinct value, are sorted.
  */
 export function bottomKInto(values: Uint32Array, k: number, into: Uint32Array): number {
   const n = values.length;
@@ -336,7 +338,7 @@ export function bottomKInto(values: Uint32Array, k: number, into: Uint32Array): 
     into.set(values);
     return Math.max(0, Math.min(k, sortDistinctRange(into, 0, n)));
   }
-  const buckets = scatter(values, 0, n, into);
+  const buckets = scatter(values, 0, n, into, true);
   let kept = 0;
   let start = 0;
   for (let b = 0; b < buckets && kept < k; b++) {
