@@ -1,7 +1,11 @@
 /**
  * What the cascade costs per page beside the plain analysis, measured in one run:
  *
- *   npx tsx scripts/bench-cascade.ts [--dataset <dir>] [--rounds 5]
+ *   npx tsx scripts/bench-cascade.ts [--dataset <dir>] [--rounds 5] [--jsonl <file> [--limit 1000]]
+ *
+ * `--jsonl`: the texts of a JSONL file's `text` fields instead of the dev texts (e.g. bench:dedup's
+ * docs, /tmp/neardup-bench-dedup/docs-5000-seed7.jsonl, which mix scripts and carry look-alikes),
+ * the first `--limit` of them.
  *
  * On the dev texts (article-benchmark-dev), each round times, interleaved: analyzeText alone (the
  * baseline), then each cascade stage alone and the whole cascade (`shape` and `pos` grammar), on
@@ -13,6 +17,7 @@
  * writes, so its ratio would be higher than this one. Last line:
  *   `cascade: analysis_ms=<..> cascade_shape_ms=<..> ratio_shape=<..> cascade_pos_ms=<..> ratio_pos=<..>`
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../src/config.js';
 import { cascadeRecord, type GrammarTagger } from '../src/cascade/cascade-record.js';
@@ -29,15 +34,31 @@ import { analyzeText, fingerprintParamsFrom } from '../src/analyze/analyze-text.
 import { loadSynonymDictionary } from '../src/synonyms/synonym-dictionary.js';
 import { StemCache } from '../src/text/stem-cache.js';
 import { normalizeText } from '../src/text/normalize-text.js';
+import { foldHomoglyphs } from '../src/text/fold-homoglyphs.js';
+import { encodeCascadeRecord } from '../src/cascade/cascade-record-codec.js';
 import { defaultDatasetPath, loadDevTexts } from './cascade-dataset.js';
 
 const { values: flags } = parseArgs({
-  options: { dataset: { type: 'string', default: defaultDatasetPath() }, rounds: { type: 'string', default: '5' } },
+  options: {
+    dataset: { type: 'string', default: defaultDatasetPath() },
+    rounds: { type: 'string', default: '5' },
+    jsonl: { type: 'string' },
+    limit: { type: 'string', default: '1000' },
+  },
 });
 const config = defaultConfig();
 const params = fingerprintParamsFrom(config.fingerprint);
 const synonyms = loadSynonymDictionary();
-const all = loadDevTexts(flags.dataset, 'bench-cascade');
+/** The first `limit` `text` fields of a JSONL file, as texts to bench. */
+function jsonlTexts(file: string, limit: number): { url: string; text: string }[] {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').slice(0, limit);
+  return lines.map((line, i) => {
+    const value = JSON.parse(line) as { url?: unknown; text?: unknown };
+    if (typeof value.text !== 'string') throw new Error(`bench-cascade: expected a string \`text\` on line ${i + 1} of ${file}, got ${typeof value.text}`);
+    return { url: typeof value.url === 'string' ? value.url : `line:${i + 1}`, text: value.text };
+  });
+}
+const all = flags.jsonl === undefined ? loadDevTexts(flags.dataset, 'bench-cascade') : jsonlTexts(flags.jsonl, Number(flags.limit));
 const stored = all.filter((_, i) => i % 2 === 0);
 const texts = all.filter((_, i) => i % 2 === 1);
 const analyses = texts.map((t) => analyzeText(t.text, params));
@@ -54,6 +75,13 @@ const stores = { shape: storeFor('shape'), pos: storeFor('pos') };
 const optionsFor = (tagger: GrammarTagger) => ({ ...config.cascade, synonymised: { ...config.cascade.synonymised, tagger } });
 
 const tables = normalized.map((n) => tokenTable(n));
+// The analysis's own tables and stems, as page-cascade.ts hands them to the record.
+const wired = texts.map((t) => {
+  let table: TokenTable | undefined;
+  let tokenStems: TokenStems | undefined;
+  analyzeText(t.text, params, { stemCache, onTokens: (_n, tt, s) => void ((table = tt), (tokenStems = { stems: s.stems, stop: s.stop.slice() })) });
+  return { table: table!, tokenStems: tokenStems! };
+});
 const records = texts.map((t, i) => cascadeRecord(t.text, analyses[i]!.language, { tagger: 'shape' }));
 
 const cases: Record<string, () => void> = {
@@ -73,6 +101,9 @@ const cases: Record<string, () => void> = {
     localCascade(analysis, { text: t.text, options: config.cascade, stemCache, table, tokenStems });
   }),
   record_from_table: () => texts.forEach((t, i) => cascadeRecordOfTable(tables[i]!, t.text, analyses[i]!.language, { tagger: 'shape', stemCache })),
+  // What page-cascade.ts does per page: the record from the analysis's table and stems, encoded.
+  record_wired: () => texts.forEach((t, i) => encodeCascadeRecord(cascadeRecordOfTable(wired[i]!.table, t.text, analyses[i]!.language, { tagger: 'shape', stemCache, tokenStems: wired[i]!.tokenStems }))),
+  fold_homoglyphs: () => texts.forEach((t) => foldHomoglyphs(t.text)),
   cascade_pos: () => texts.forEach((t, i) => runCascade(analyses[i]!, { text: t.text, options: optionsFor('pos'), store: stores.pos, synonyms, normalized: normalized[i], stemCache })),
 };
 
@@ -93,8 +124,8 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 const perPage = (totals: Map<string, number>, name: string) => totals.get(name)! / rounds / texts.length;
-console.log(`${'stage'.padEnd(14)} ${'cpu ms/page'.padStart(12)} ${'wall ms/page'.padStart(12)}`);
-for (const name of Object.keys(cases)) console.log(`${name.padEnd(14)} ${perPage(cpu, name).toFixed(3).padStart(12)} ${perPage(wall, name).toFixed(3).padStart(12)}`);
+console.log(`${'stage'.padEnd(18)} ${'cpu ms/page'.padStart(12)} ${'wall ms/page'.padStart(12)}`);
+for (const name of Object.keys(cases)) console.log(`${name.padEnd(18)} ${perPage(cpu, name).toFixed(3).padStart(12)} ${perPage(wall, name).toFixed(3).padStart(12)}`);
 const base = perPage(cpu, 'analysis');
 const ratio = (name: string) => (base / (base + perPage(cpu, name))).toFixed(2);
 console.log(`wired (analysis + page's own half, table reused) over analysis: ${(perPage(cpu, 'analysis_and_local') / base).toFixed(2)}×`);

@@ -13,7 +13,7 @@
  * A page's terms are the hashes of its stems (termHash), so they are not stored.
  */
 import { CascadeModelError } from '../errors.js';
-import { SKETCH_SIZE, termHash, type CascadeRecord, type ParagraphProfile } from './cascade-record.js';
+import { SKETCH_SIZE, packedRecordOf, termHash, type CascadeRecord, type PackedRecord, type ParagraphProfile } from './cascade-record.js';
 import { sortedDistinctInPlace } from './shingle-sketch.js';
 
 const VERSION = 2;
@@ -24,30 +24,58 @@ const decoder = new TextDecoder();
 
 /** The record's bytes; `withParagraphs`: the paragraph section too (the page being judged needs it). */
 export function encodeCascadeRecord(record: CascadeRecord, withParagraphs = true): Uint8Array {
-  const stems = encoder.encode(record.stems.join('\n'));
+  const packedRecord = packedRecordOf(record);
+  // The stems' UTF-8: as the record made it, else written straight into the record's words.
+  const utf8 = packedRecord?.stemUtf8 ?? null;
+  const joined = utf8 === null ? record.stems.join('\n') : '';
+  const stemBytes = utf8 === null ? Buffer.byteLength(joined, 'utf8') : utf8.length;
   const tag = record.tagSketch ?? new Uint32Array(0);
-  const stemWords = Math.ceil(stems.length / 4);
+  const stemWords = Math.ceil(stemBytes / 4);
   const storedWords = HEADER_WORDS + record.shingles.length + tag.length + stemWords;
-  const paragraphs = withParagraphs ? record.paragraphs : [];
-  let paragraphWords = 3 * paragraphs.length;
-  for (const p of paragraphs) paragraphWords += p.shingles.length + p.terms.length;
-  const words = new Uint32Array(storedWords + paragraphWords);
+  const packed = withParagraphs ? packedRecord : undefined;
+  const paragraphs = !withParagraphs ? [] : packed === undefined ? record.paragraphs : null;
+  const paragraphCount = packed !== undefined ? packed.triples.length / 3 : paragraphs!.length;
+  const words = new Uint32Array(storedWords + paragraphSectionWords(packed, paragraphs));
   const language = record.language.padEnd(3, ' ');
   words[0] = VERSION | (record.tagSketch === null ? 0 : 1 << 8);
   words[1] = (language.charCodeAt(0) & 0xff) | ((language.charCodeAt(1) & 0xff) << 8) | ((language.charCodeAt(2) & 0xff) << 16);
   words[2] = record.words;
   words[3] = record.shingles.length;
   words[4] = tag.length;
-  words[5] = stems.length;
-  words[6] = paragraphs.length;
+  words[5] = stemBytes;
+  words[6] = paragraphCount;
   words[7] = 4 * storedWords;
   let at = HEADER_WORDS;
   words.set(record.shingles, at);
   at += record.shingles.length;
   words.set(tag, at);
   at += tag.length;
-  new Uint8Array(words.buffer, 4 * at, stems.length).set(stems);
+  const stemArea = new Uint8Array(words.buffer, 4 * at, stemBytes);
+  if (utf8 === null) encoder.encodeInto(joined, stemArea);
+  else stemArea.set(utf8);
   at += stemWords;
+  if (packed !== undefined) {
+    // cascadeRecordOfTable's section is in this very layout.
+    for (const part of [packed.triples, packed.shingles, packed.terms]) {
+      words.set(part, at);
+      at += part.length;
+    }
+  } else {
+    writeParagraphs(paragraphs!, words, at);
+  }
+  return new Uint8Array(words.buffer);
+}
+
+/** Words of the paragraph section. */
+function paragraphSectionWords(packed: PackedRecord | undefined, paragraphs: readonly ParagraphProfile[] | null): number {
+  if (packed !== undefined) return packed.triples.length + packed.shingles.length + packed.terms.length;
+  let total = 3 * paragraphs!.length;
+  for (const p of paragraphs!) total += p.shingles.length + p.terms.length;
+  return total;
+}
+
+/** The paragraph section of profiles, from words[at]. */
+function writeParagraphs(paragraphs: readonly ParagraphProfile[], words: Uint32Array, at: number): void {
   for (const p of paragraphs) {
     words[at++] = p.words;
     words[at++] = p.shingles.length;
@@ -61,7 +89,6 @@ export function encodeCascadeRecord(record: CascadeRecord, withParagraphs = true
     words.set(p.terms, at);
     at += p.terms.length;
   }
-  return new Uint8Array(words.buffer);
 }
 
 /** The stored prefix of encoded bytes (no paragraph section). */

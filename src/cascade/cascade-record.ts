@@ -4,15 +4,15 @@
  * (the `synonymised` fingerprint), and per paragraph its word-shingle hashes and term hashes (the
  * `compiled` stage's profiles). Plain data: it can cross threads and go into a store.
  */
-import { stopWordSpansFor, stopWordsFor } from '../text/language-resources.js';
+import { stopWordsFor } from '../text/language-resources.js';
 import { normalizeText } from '../text/normalize-text.js';
-import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
 import type { TokenStems } from '../analyze/analyze-normalized-text.js';
 import { tokenTable, type TokenTable } from '../text/token-table.js';
 import { posTags } from './pos-tags.js';
 import { fmix32 } from '../fingerprint/murmur-hash.js';
-import { bottomK, fnv1a, shingleHashes, shingleHashesOf, sortedDistinctInPlace } from './shingle-sketch.js';
+import { bottomK, bottomKInto, fnv1a, runsScratchLength, shingleHashes, shingleHashesOfInto, sortRunsAndUnion, sortedDistinctInPlace } from './shingle-sketch.js';
+import { tokenInfos, tokenInfosWords, type TokenInfos } from './token-infos.js';
 
 /** How a page's grammar is written down for the `synonymised` fingerprint. */
 export type GrammarTagger = 'shape' | 'pos';
@@ -56,72 +56,9 @@ export const WORD_SHINGLE = 3;
 export const TAG_SHINGLE = 8;
 export const SKETCH_SIZE = 256;
 
-
-/** Per distinct token (by token-table id): hash, `shape` tag hash, term hash (0: stop word). */
-interface TokenInfos {
-  readonly hash: Uint32Array;
-  readonly shape: Uint32Array;
-  readonly term: Uint32Array;
-  /** Distinct content stems of the page, in order of first occurrence. */
-  readonly stems: string[];
-}
-
-/**
- * The `shape` grammar: function words (the language's stop words) as themselves, numbers as `#`,
- * every other word as `_`. Synonym substitution replaces content words, so it keeps this sequence;
- * unrelated texts share few runs of 8 (measured in NOTES-cascade.md).
- */
-const NUMBER_SHAPE = fmix32(fnv1a('#'));
-const WORD_SHAPE = fmix32(fnv1a('_'));
-
 /** A content stem's term hash (never 0: 0 marks a stop word in tokenInfos). */
 export function termHash(stem: string): number {
   return fmix32(fnv1a(stem)) || 1;
-}
-
-/** FNV-1a of text[start, end), finalised (no slice made). */
-function spanHash32(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return fmix32(h);
-}
-
-/**
- * Per distinct token: its hashes, and its stem (one slice and one stem per distinct content token, or
- * the analysis's stems and stop-word flags when given).
- */
-function tokenInfos(table: TokenTable, language: string, stemCache: StemCache | undefined, given: TokenStems | undefined): TokenInfos {
-  const { text, distinct, spans } = table;
-  const stop = stopWordSpansFor(language);
-  const stem = stemmerFor(language, { stemCache });
-  const isStop = given === undefined
-    ? (id: number) => stop.size > 0 && stop.hasSpan(text, spans[id * 3]!, spans[id * 3 + 1]!, spans[id * 3 + 2]!)
-    : (id: number) => given.stop[id] === 1;
-  const stemOf = given === undefined ? (id: number) => stem(text.slice(spans[id * 3]!, spans[id * 3 + 1]!)) : (id: number) => given.stems[id]!;
-  const buffer = new Uint32Array(3 * distinct);
-  const hash = buffer.subarray(0, distinct);
-  const shape = buffer.subarray(distinct, 2 * distinct);
-  const term = buffer.subarray(2 * distinct);
-  const stems = new Set<string>();
-  for (let id = 0; id < distinct; id++) {
-    const start = spans[id * 3]!;
-    const end = spans[id * 3 + 1]!;
-    hash[id] = spanHash32(text, start, end);
-    if (isStop(id)) {
-      shape[id] = hash[id]!;
-      continue;
-    }
-    const s = stemOf(id);
-    const code = text.charCodeAt(start);
-    shape[id] = code >= 0x30 && code <= 0x39 ? NUMBER_SHAPE : WORD_SHAPE;
-    const t = termHash(s);
-    term[id] = t;
-    stems.add(s);
-  }
-  return { hash, shape, term, stems: [...stems] };
 }
 
 /**
@@ -133,9 +70,9 @@ function paragraphShingles(ids: Int32Array, from: number, to: number, infos: Tok
   const { hash, term } = infos;
   if (to - from < WORD_SHINGLE) {
     // One run of all the paragraph's tokens (as shingleHashesOf makes it).
-    const run = new Uint32Array(to - from);
-    for (let k = from; k < to; k++) run[k - from] = hash[ids[k]!]!;
-    out[at] = shingleHashesOf(run, WORD_SHINGLE)[0]!;
+    let h = 0x9e3779b9;
+    for (let k = from; k < to; k++) h = Math.imul(h ^ hash[ids[k]!]!, 0x01000193) + 0x7f4a7c15;
+    out[at] = fmix32(h);
     return 1;
   }
   let kept = 0;
@@ -158,14 +95,38 @@ function shingle3(a: number, b: number, c: number): number {
   return fmix32(h);
 }
 
-function grammarSketch(text: string, shapes: () => Uint32Array, language: string, tagger: GrammarTagger): Uint32Array | null {
+/**
+ * The grammar sketch (bottom-k of the tag 8-shingles), or null when the language has no tagger.
+ * `shape`: per distinct token its `shape` tag; `scratch`: count + sortScratchLength(count) words,
+ * where the sketch is made (the result is a view of it for the `shape` grammar).
+ */
+function grammarSketch(table: TokenTable, text: string, language: string, tagger: GrammarTagger, shape: Uint32Array, scratch: Uint32Array): Uint32Array | null {
   if (tagger === 'pos') {
     const tags = posTags(text, language)?.tags ?? null;
     return tags === null || tags.length === 0 ? null : bottomK(shingleHashes(tags, TAG_SHINGLE), SKETCH_SIZE);
   }
-  if (stopWordsFor(language).size === 0) return null;
-  const all = shapes();
-  return all.length === 0 ? null : bottomK(shingleHashesOf(all, TAG_SHINGLE), SKETCH_SIZE);
+  const { ids, count } = table;
+  if (stopWordsFor(language).size === 0 || count === 0) return null;
+  const hashes = scratch.subarray(0, count);
+  const rest = scratch.subarray(count);
+  const tags = rest.subarray(0, count);
+  for (let k = 0; k < count; k++) tags[k] = shape[ids[k]!]!;
+  const n = shingleHashesOfInto(tags, TAG_SHINGLE, hashes);
+  // The tags are no longer needed: their area takes the sketch.
+  return rest.subarray(0, bottomKInto(hashes.subarray(0, n), SKETCH_SIZE, rest));
+}
+
+/**
+ * Scratch space of the record (fully rewritten by every call before it is read, never read across
+ * calls; JavaScript runs one call at a time per thread, and nothing the record calls makes a
+ * record): allocating and zeroing tens of kilobytes per page was a tenth of the record's cost.
+ * Bounded: a larger page gets a buffer of its own for that call.
+ */
+const SHARED_SCRATCH_WORDS = 1 << 16;
+const sharedScratch = new Uint32Array(SHARED_SCRATCH_WORDS);
+
+function scratchOf(words: number): Uint32Array {
+  return words <= SHARED_SCRATCH_WORDS ? sharedScratch.subarray(0, words) : new Uint32Array(words);
 }
 
 /**
@@ -177,64 +138,159 @@ export function cascadeRecord(text: string, language: string, options: CascadeRe
 }
 
 /**
+ * What cascadeRecordOfTable has ready in the layout the codec writes, so that encoding copies it
+ * instead of walking the profiles and encoding the stems: the paragraph section — per paragraph
+ * (words, shingle count, term count), then all paragraphs' shingles, then all their terms — and the
+ * stems' UTF-8 joined by '\n' (null when not made).
+ */
+export interface PackedRecord {
+  readonly triples: Uint32Array;
+  readonly shingles: Uint32Array;
+  readonly terms: Uint32Array;
+  readonly stemUtf8: Uint8Array | null;
+}
+
+const PACKED = Symbol('packed record');
+
+/** The packed parts of a record made by cascadeRecordOfTable (undefined for others, e.g. decoded ones). */
+export function packedRecordOf(record: CascadeRecord): PackedRecord | undefined {
+  return (record as { readonly [PACKED]?: PackedRecord })[PACKED];
+}
+
+/**
  * The record from the token table of the normalised text (the analysis's own, AnalyzeOptions.onTokens),
  * so that a page is not tokenised twice. `text`: the raw text (the `pos` tagger reads it).
  */
 export function cascadeRecordOfTable(table: TokenTable, text: string, language: string, options: CascadeRecordOptions = {}): CascadeRecord {
-  const { ids, count, paragraphCount, paragraphEnds } = table;
-  const infos = tokenInfos(table, language, options.stemCache, options.tokenStems);
-  // Shingles and terms of every paragraph, side by side in two buffers (each paragraph has at most
-  // as many of either as tokens, and at least one token).
-  const shingleBuffer = new Uint32Array(count);
-  const termBuffer = new Uint32Array(count);
-  // Per paragraph: [start, end) of its distinct shingles and of its distinct terms, which lie one
-  // after another at the front of the buffers.
-  const bounds = new Int32Array(4 * paragraphCount);
-  let shingleCount = 0;
-  let termCount = 0;
+  const { ids, count, distinct, paragraphCount, paragraphEnds } = table;
+  // One scratch buffer for the per-call arrays (typed arrays are costly to allocate one by one):
+  // token hashes (3 · distinct), the stems' table and UTF-8, the paragraphs' shingles and terms side
+  // by side (each paragraph has at most as many of either as tokens), the page's shingles,
+  // the sorts' scratch (also the grammar sketch's), and per paragraph the ends of its shingles and terms.
+  const scratch = scratchOf(tokenInfosWords(table) + 3 * count + runsScratchLength(count, paragraphCount) + 2 * paragraphCount);
+  let used = 0;
+  const area = (length: number): Uint32Array => scratch.subarray(used, (used += length));
+  const infos = tokenInfos(table, language, options.stemCache, options.tokenStems, area(tokenInfosWords(table)));
+  const shingleBuffer = area(count);
+  const termBuffer = area(count);
+  const pageShingles = area(count);
+  const sortArea = area(runsScratchLength(count, paragraphCount));
+  const shingleEnds = area(paragraphCount);
+  const termEnds = area(paragraphCount);
+  const { shingleCount, termCount, pageShingleCount } = paragraphSets(ids, paragraphEnds.subarray(0, paragraphCount), infos, {
+    shingleBuffer, termBuffer, shingleEnds, termEnds, pageShingles, sortScratch: sortArea,
+  });
+  const tagSketch = grammarSketch(table, text, language, options.tagger ?? 'shape', infos.shape, sortArea);
+  // Every array of the record: views of one exact copy.
+  const utf8 = infos.stemUtf8;
+  const utf8Words = utf8 === null ? 0 : Math.ceil(utf8.length / 4);
+  const out = new Uint32Array(3 * paragraphCount + shingleCount + termCount + pageShingleCount + (tagSketch?.length ?? 0) + utf8Words);
+  let at = 3 * paragraphCount;
+  const place = (values: Uint32Array): Uint32Array => {
+    out.set(values, at);
+    return out.subarray(at, (at += values.length));
+  };
+  const triples = out.subarray(0, 3 * paragraphCount);
+  for (let p = 0; p < paragraphCount; p++) {
+    triples[3 * p] = paragraphEnds[p]! - (p === 0 ? 0 : paragraphEnds[p - 1]!);
+    triples[3 * p + 1] = shingleEnds[p]! - (p === 0 ? 0 : shingleEnds[p - 1]!);
+    triples[3 * p + 2] = termEnds[p]! - (p === 0 ? 0 : termEnds[p - 1]!);
+  }
+  const paragraphShingles = place(shingleBuffer.subarray(0, shingleCount));
+  const paragraphTerms = place(termBuffer.subarray(0, termCount));
+  const shingles = place(pageShingles.subarray(0, pageShingleCount));
+  const tag = tagSketch === null ? null : place(tagSketch);
+  let stemUtf8: Uint8Array | null = null;
+  if (utf8 !== null) {
+    stemUtf8 = new Uint8Array(out.buffer, out.byteOffset + 4 * at, utf8.length);
+    stemUtf8.set(utf8);
+  }
+  const packed: PackedRecord = { triples, shingles: paragraphShingles, terms: paragraphTerms, stemUtf8 };
+  return recordOf(language, count, infos.stems, shingles, tag, packed);
+}
+
+interface ParagraphBuffers {
+  /** The paragraphs' shingles, one paragraph after another (distinct and ascending once done). */
+  readonly shingleBuffer: Uint32Array;
+  /** The paragraphs' terms, likewise. */
+  readonly termBuffer: Uint32Array;
+  /** Per paragraph, the end of its shingles and of its terms in the buffers. */
+  readonly shingleEnds: Uint32Array;
+  readonly termEnds: Uint32Array;
+  /** The page's distinct shingles, ascending (the paragraphs' union). */
+  readonly pageShingles: Uint32Array;
+  readonly sortScratch: Uint32Array;
+}
+
+/**
+ * Each paragraph's distinct shingles and terms, ascending, into the buffers, and the page's shingles;
+ * returns their totals. The paragraphs' raw shingles and terms are written one after another, then
+ * sorted all at once (sortRunsAndUnion).
+ */
+function paragraphSets(ids: Int32Array, paragraphEnds: Int32Array, infos: TokenInfos, buffers: ParagraphBuffers): { shingleCount: number; termCount: number; pageShingleCount: number } {
+  const { shingleBuffer, termBuffer, shingleEnds, termEnds, sortScratch } = buffers;
+  const term = infos.term;
+  const paragraphCount = paragraphEnds.length;
+  let shingles = 0;
+  let terms = 0;
   let from = 0;
   for (let p = 0; p < paragraphCount; p++) {
     const to = paragraphEnds[p]!;
-    const written = paragraphShingles(ids, from, to, infos, shingleBuffer, shingleCount);
-    bounds[4 * p] = shingleCount;
-    shingleCount += sortedDistinctInPlace(shingleBuffer.subarray(shingleCount, shingleCount + written)).length;
-    bounds[4 * p + 1] = shingleCount;
-    let terms = termCount;
+    shingles += paragraphShingles(ids, from, to, infos, shingleBuffer, shingles);
+    shingleEnds[p] = shingles;
     for (let k = from; k < to; k++) {
-      const t = infos.term[ids[k]!]!;
+      const t = term[ids[k]!]!;
       if (t !== 0) termBuffer[terms++] = t;
     }
-    bounds[4 * p + 2] = termCount;
-    termCount += sortedDistinctInPlace(termBuffer.subarray(termCount, terms)).length;
-    bounds[4 * p + 3] = termCount;
+    termEnds[p] = terms;
     from = to;
   }
-  // The paragraphs' arrays are views of one copy of each buffer (the buffers are sorted again below
-  // for the page's union).
-  const paragraphShingleValues = shingleBuffer.slice(0, shingleCount);
-  const paragraphTermValues = termBuffer.slice(0, termCount);
+  const pageShingleCount = sortRunsAndUnion(shingleBuffer, shingleEnds, paragraphCount, buffers.pageShingles, sortScratch);
+  sortRunsAndUnion(termBuffer, termEnds, paragraphCount, null, sortScratch);
+  const last = paragraphCount - 1;
+  return { shingleCount: last < 0 ? 0 : shingleEnds[last]!, termCount: last < 0 ? 0 : termEnds[last]!, pageShingleCount };
+}
+
+/**
+ * The record object. Its page terms and paragraph profiles are made when first read: the wired path
+ * encodes the record at once, and the codec takes the packed paragraphs and leaves the terms out.
+ */
+function recordOf(language: string, words: number, stems: string[], shingles: Uint32Array, tagSketch: Uint32Array | null, packed: PackedRecord): CascadeRecord {
+  let terms: Uint32Array | null = null;
+  let profiles: ParagraphProfile[] | null = null;
+  const record: CascadeRecord = {
+    language,
+    words,
+    stems,
+    wordSketch: shingles.subarray(0, SKETCH_SIZE),
+    shingles,
+    // The distinct stems' term hashes: the paragraphs' union, as decodeCascadeRecord makes it.
+    get terms() {
+      terms ??= sortedDistinctInPlace(Uint32Array.from(stems, termHash));
+      return terms;
+    },
+    tagSketch,
+    get paragraphs() {
+      profiles ??= profilesOf(packed);
+      return profiles;
+    },
+  };
+  // Not enumerable: a copy made by spreading ({ ...record, paragraphs }) does not take it along.
+  return Object.defineProperty(record, PACKED, { value: packed });
+}
+
+/** The paragraph profiles of a packed section (views of its arrays). */
+function profilesOf(packed: PackedRecord): ParagraphProfile[] {
+  const { triples, shingles, terms } = packed;
   const profiles: ParagraphProfile[] = [];
-  for (let p = 0; p < paragraphCount; p++) {
+  let shingleAt = 0;
+  let termAt = 0;
+  for (let t = 0; t < triples.length; t += 3) {
     profiles.push({
-      words: paragraphEnds[p]! - (p === 0 ? 0 : paragraphEnds[p - 1]!),
-      shingles: paragraphShingleValues.subarray(bounds[4 * p]!, bounds[4 * p + 1]!),
-      terms: paragraphTermValues.subarray(bounds[4 * p + 2]!, bounds[4 * p + 3]!),
+      words: triples[t]!,
+      shingles: shingles.subarray(shingleAt, (shingleAt += triples[t + 1]!)),
+      terms: terms.subarray(termAt, (termAt += triples[t + 2]!)),
     });
   }
-  const shingles = sortedDistinctInPlace(shingleBuffer.subarray(0, shingleCount)).slice();
-  const shapes = (): Uint32Array => {
-    const out = new Uint32Array(count);
-    for (let k = 0; k < count; k++) out[k] = infos.shape[ids[k]!]!;
-    return out;
-  };
-  return {
-    language,
-    words: count,
-    stems: infos.stems,
-    wordSketch: shingles.slice(0, SKETCH_SIZE),
-    shingles,
-    terms: sortedDistinctInPlace(termBuffer.subarray(0, termCount)).slice(),
-    tagSketch: grammarSketch(text, shapes, language, options.tagger ?? 'shape'),
-    paragraphs: profiles,
-  };
+  return profiles;
 }

@@ -99,16 +99,23 @@ const HAS_CYRILLIC_OR_GREEK = /[\u0370-\u052F\u1F00-\u1FFF]/;
 
 /**
  * Per BMP code unit, what the single pass needs: bits 0–1 its script (scriptOf), bit 2 a look-alike,
- * bit 3 a word character (letter or mark). One table read per code unit.
+ * bit 3 a word character (letter or mark), bits 4–5 its script when it is no look-alike (what
+ * textScript counts; 0 for look-alikes and non-letters), bit 6 a high surrogate. One table read per
+ * code unit.
  */
-const UNIT = (() => {
-  const table = new Uint8Array(0x10000);
-  for (let ch = 0; ch < 0x10000; ch++) table[ch] = scriptOf(ch) | (LOOK_ALIKE[ch]! << 2) | (WORD_CHAR[ch]! << 3);
-  return table;
-})();
 const SCRIPT_BITS = 3;
 const LOOK_BIT = 4;
 const WORD_BIT = 8;
+const PLAIN_SHIFT = 4;
+const HIGH_BIT = 64;
+const UNIT = (() => {
+  const table = new Uint8Array(0x10000);
+  for (let ch = 0; ch < 0x10000; ch++) {
+    const high = ch >= 0xd800 && ch <= 0xdbff ? HIGH_BIT : 0;
+    table[ch] = scriptOf(ch) | (LOOK_ALIKE[ch]! << 2) | (WORD_CHAR[ch]! << 3) | ((LOOK_ALIKE[ch] === 1 ? 0 : scriptOf(ch)) << PLAIN_SHIFT) | high;
+  }
+  return table;
+})();
 /** Script bits of a word's letters (bit s: a letter of script s). */
 const NON_LATIN = (1 << CYRILLIC) | (1 << GREEK);
 
@@ -123,6 +130,16 @@ function mayBeSpoofed(scripts: number, allLookAlike: boolean, length: number): b
 }
 
 /**
+ * The text's UTF-16 code units, copied once natively (reading a typed array is cheaper than
+ * charCodeAt per unit). Little-endian, as neardup's other binary formats.
+ */
+function codeUnits(text: string): Uint16Array {
+  const bytes = Buffer.allocUnsafeSlow(2 * text.length);
+  bytes.write(text, 0, 'utf16le');
+  return new Uint16Array(bytes.buffer, bytes.byteOffset, text.length);
+}
+
+/**
  * Counts the text's words and its spoofed words, with the first few as examples. A text without
  * both Latin and Cyrillic/Greek letters has no spoofed word: it is not scanned word by word (its
  * `words` is then 0, as nothing needs it). One pass over the text counts its script (textScript)
@@ -130,52 +147,51 @@ function mayBeSpoofed(scripts: number, allLookAlike: boolean, length: number): b
  */
 export function countHomoglyphWords(text: string): HomoglyphCount {
   if (!HAS_CYRILLIC_OR_GREEK.test(text) || !HAS_LATIN.test(text)) return { words: 0, spoofed: 0, examples: [] };
-  const plainLetters = [0, 0, 0, 0];
+  const units = codeUnits(text);
+  const plainLetters = new Int32Array(4);
   const candidates: number[] = []; // start, end of each word that may be spoofed
   let words = 0;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    let unit = text.charCodeAt(i);
-    let bits = UNIT[unit]!;
-    if ((bits & LOOK_BIT) === 0) plainLetters[bits & SCRIPT_BITS]!++;
-    const isHigh = unit >= 0xd800 && unit <= 0xdbff;
-    if ((bits & WORD_BIT) === 0 && !isHigh) {
-      i++;
-      continue;
-    }
-    let width = isHigh ? wordCharAt(text, i) : 1;
-    if (width === 0) {
-      i++;
-      continue;
-    }
-    const start = i;
-    let scripts = 0;
-    let allLookAlike = true;
-    for (;;) {
-      if (width === 2) {
-        // An astral letter: no script, no look-alike.
-        allLookAlike = false;
-      } else {
-        scripts |= 1 << (bits & SCRIPT_BITS);
-        if ((bits & LOOK_BIT) === 0) allLookAlike = false;
+  // The word being read: its start (−1 between words), scripts present, LOOK_BIT while every unit is a look-alike.
+  let start = -1;
+  let scripts = 0;
+  let lookAlike = 0;
+  const n = units.length;
+  for (let i = 0; i < n; i++) {
+    const bits = UNIT[units[i]!]!;
+    plainLetters[bits >> PLAIN_SHIFT]!++;
+    if ((bits & WORD_BIT) !== 0) {
+      if (start < 0) {
+        start = i;
+        scripts = 0;
+        lookAlike = LOOK_BIT;
+        words++;
       }
-      i += width;
-      if (i >= n) break;
-      unit = text.charCodeAt(i);
-      bits = UNIT[unit]!;
-      width = unit >= 0xd800 && unit <= 0xdbff ? wordCharAt(text, i) : (bits & WORD_BIT) >> 3;
-      if (width === 0) break;
-      if (width === 1 && (bits & LOOK_BIT) === 0) plainLetters[bits & SCRIPT_BITS]!++;
+      scripts |= 1 << (bits & SCRIPT_BITS);
+      lookAlike &= bits;
+      continue;
     }
-    words++;
-    if (mayBeSpoofed(scripts, allLookAlike, i - start)) candidates.push(start, i);
+    if ((bits & HIGH_BIT) !== 0 && wordCharAt(text, i) === 2) {
+      // An astral letter (its low surrogate skipped): in a word, no script, no look-alike.
+      if (start < 0) {
+        start = i;
+        scripts = 0;
+        words++;
+      }
+      lookAlike = 0;
+      i++;
+      continue;
+    }
+    if (start >= 0) {
+      if (mayBeSpoofed(scripts, lookAlike !== 0, i - start)) candidates.push(start, i);
+      start = -1;
+    }
   }
+  if (start >= 0 && mayBeSpoofed(scripts, lookAlike !== 0, n - start)) candidates.push(start, n);
   return judgeCandidates(text, candidates, words, dominant(plainLetters));
 }
 
 /** The script with most letters outside the look-alike classes (0 when none), as textScript. */
-function dominant(plainLetters: readonly number[]): number {
+function dominant(plainLetters: Int32Array): number {
   let best = 0;
   let bestCount = 0;
   for (let s = LATIN; s <= GREEK; s++) {

@@ -52,6 +52,29 @@ describe('dominantScript', () => {
     expect(dominantScript(text)).toBe(script);
   });
 
+  it('folds by the classes, letter by letter, around astral characters and lone surrogates', () => {
+    // The fold's definition: each class member not of the target script becomes the class's
+    // letter of the target script (its Latin letter when the script has none).
+    const reference = (text: string, script: 'latin' | 'cyrillic' | 'greek'): string => {
+      const map = new Map<string, string>();
+      for (const cls of HOMOGLYPH_CLASSES) {
+        const target = (script === 'cyrillic' ? cls.cyrillic : script === 'greek' ? cls.greek : '') || cls.latin;
+        for (const member of [cls.latin, cls.cyrillic, cls.greek, ...cls.extra]) if (member !== '') map.set(member, target);
+      }
+      return Array.from(text, (ch) => map.get(ch) ?? ch).join('');
+    };
+    const latin = 'Тhе 𝐀 quick рrоcеss 😀 ΑΒС ԁоne \ud800 ѕeen';
+    expect(foldHomoglyphs(latin)).toBe(reference(latin, 'latin'));
+    expect(foldHomoglyphs(latin)).toContain('The 𝐀 quick process 😀 ABC done \ud800 seen');
+    const cyrillic = 'Прuвет, мuр 😀 КОТ и KOT \udc00 cвет';
+    expect(dominantScript(cyrillic)).toBe('cyrillic');
+    expect(foldHomoglyphs(cyrillic)).toBe(reference(cyrillic, 'cyrillic'));
+    const greek = 'Γειά σου κόσμε AB ΑΒ';
+    expect(foldHomoglyphs(greek)).toBe(reference(greek, 'greek'));
+    // Nothing to fold: the very text.
+    expect(foldHomoglyphs('привет мир')).toBe('привет мир');
+  });
+
   it('is unchanged by swapping letters for look-alikes', () => {
     const text = 'The accepted proposal of the copper company';
     const swapped = text.replace(/[aceop]/g, (c) => ({ a: 'а', c: 'с', e: 'е', o: 'о', p: 'р' })[c]!);
@@ -68,6 +91,16 @@ describe('homoglyph table', () => {
         if (member === '') continue;
         expect(seen.has(member), member).toBe(false);
         seen.add(member);
+      }
+    }
+  });
+
+  it('has members of one BMP code unit each, none a surrogate (the fold goes unit by unit)', () => {
+    for (const cls of HOMOGLYPH_CLASSES) {
+      for (const member of [cls.latin, cls.cyrillic, cls.greek, ...cls.extra]) {
+        if (member === '') continue;
+        expect(member.length, member).toBe(1);
+        expect(member.charCodeAt(0) >= 0xd800 && member.charCodeAt(0) <= 0xdfff, member).toBe(false);
       }
     }
   });
