@@ -63,7 +63,8 @@ export function localCascade(
   const { text, options, normalized, stemCache, table, tokenStems } = context;
   const flags: CascadeFlag[] = [];
   if (options.homoglyph.enabled) pushFlag(flags, homoglyphFlag(text, options.homoglyph));
-  if (options.generated.enabled) pushFlag(flags, generatedFlag(text, analysis.language, options.generated));
+  // The table (or `normalized`) is the normalised form of this same text: generated reads it instead of normalising again.
+  if (options.generated.enabled) pushFlag(flags, generatedFlag(text, analysis.language, options.generated, undefined, table?.text ?? normalized));
   if (!comparingStagesOn(options) || analysis.tokenCount === 0) return { flags, record: null };
   const recordOptions = { tagger: options.synonymised.tagger, stemCache, tokenStems };
   const record = table === undefined
