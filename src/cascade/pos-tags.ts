@@ -5,14 +5,32 @@
  * languages give null (no openly licensed Russian morphological analyser was adopted, see
  * NOTES-cascade.md).
  */
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type winkNLPType from 'wink-nlp';
+import type { WinkMethods } from 'wink-nlp';
+import type modelType from 'wink-eng-lite-web-model';
 
 /** Languages (ISO 639-3) with a tagger. */
 export const TAGGED_LANGUAGES: readonly string[] = Object.freeze(['eng']);
 
-/** The tagger, made once at load (its model is read-only after loading). */
-const NLP = winkNLP(model, ['pos']);
+const require = createRequire(import.meta.url);
+
+/**
+ * The tagger: a constant built on first use rather than at import (reading the model costs ~0.18 s
+ * of CPU, and every thread that analyses pages imports this module while the default `shape`
+ * grammar never tags). Assigned once, read-only after: it depends on no input, so it is a deferred
+ * constant, not a cache. wink-nlp and its model are CommonJS, so they load synchronously here.
+ */
+let nlp: WinkMethods | undefined;
+
+function tagger(): WinkMethods {
+  if (nlp === undefined) {
+    const winkNLP = require('wink-nlp') as typeof winkNLPType;
+    const model = require('wink-eng-lite-web-model') as typeof modelType;
+    nlp = winkNLP(model, ['pos']);
+  }
+  return nlp;
+}
 
 export interface TaggedWords {
   /** Lower-cased words (punctuation, symbols and spaces left out). */
@@ -26,9 +44,10 @@ const SKIPPED_TAGS = new Set(['PUNCT', 'SYM', 'SPACE', 'X']);
 /** Tagged words of a text in `language`, or null when the language has no tagger. */
 export function posTags(text: string, language: string): TaggedWords | null {
   if (!TAGGED_LANGUAGES.includes(language)) return null;
-  const doc = NLP.readDoc(text);
-  const values = doc.tokens().out(NLP.its.value) as string[];
-  const pos = doc.tokens().out(NLP.its.pos) as string[];
+  const tag = tagger();
+  const doc = tag.readDoc(text);
+  const values = doc.tokens().out(tag.its.value) as string[];
+  const pos = doc.tokens().out(tag.its.pos) as string[];
   const words: string[] = [];
   const tags: string[] = [];
   for (let i = 0; i < values.length; i++) {
