@@ -102,16 +102,13 @@ function paragraphTable(record: CascadeRecord): ParagraphTable {
   const more = new Map<number, number[]>();
   const filterShift = shift - 2;
   const filter = new Int32Array(1 << Math.max(0, bits + 2 - 5));
-  const pageShingles = record.shingles;
-  for (let x = 0; x < pageShingles.length; x++) {
-    const f = pageShingles[x]! >>> filterShift;
-    filter[f >>> 5]! |= 1 << (f & 31);
-  }
   const paragraphs = record.paragraphs;
   for (let k = 0; k < paragraphs.length; k++) {
     const shingles = paragraphs[k]!.shingles;
     for (let x = 0; x < shingles.length; x++) {
       const v = shingles[x]! | 0;
+      const f = shingles[x]! >>> filterShift;
+      filter[f >>> 5]! |= 1 << (f & 31);
       let at = homeOf(v, shift);
       while (slots[at + 1] !== 0 && slots[at] !== v) at = (at + 2) & wrap;
       const value = slots[at + 1]!;
@@ -129,7 +126,8 @@ function paragraphTable(record: CascadeRecord): ParagraphTable {
 
 /**
  * Counts in `shared[k]`, per paragraph k, the candidate's shingles (`b`) the paragraph holds: each
- * looked up in the page's table (one probe a shingle, no merge of the two arrays).
+ * whose filter bit is set looked up in the page's table (one probe a shingle, no merge of the two
+ * arrays).
  */
 function countShared(b: Uint32Array, table: ParagraphTable, shared: Int32Array): void {
   const { slots, shift, filter, filterShift } = table;
