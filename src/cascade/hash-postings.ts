@@ -189,6 +189,53 @@ export class HashPostings {
     }
   }
 
+  /**
+   * countHits for every hash of `hashes` whose low bits under `sampleMask` are 0, in their order
+   * (the same counts and the same `touched` as one countHits call each). In passes: first every
+   * hash's slot value, then every list's length, then the counting: the lookups of a pass do not
+   * wait on one another, so the memory reads of a table of megabytes overlap instead of each
+   * waiting on the last. `scratch`: at least twice as long as `hashes` (reused across calls).
+   */
+  countHitsOfAll(hashes: Uint32Array, sampleMask: number, counts: Int32Array, touched: number[], scratch: Int32Array): void {
+    const slots = this.#slots;
+    const wrap = slots.length - 1;
+    const mask = slots.length / 2 - 1;
+    // Pass 1: the slot values of the sampled hashes held (an id, or −1 − a list's offset).
+    let found = 0;
+    for (let i = 0; i < hashes.length; i++) {
+      const hash = hashes[i]!;
+      if ((hash & sampleMask) !== 0) continue;
+      const key = keyOf(hash);
+      for (let at = 2 * home(key, mask); ; at = (at + 2) & wrap) {
+        const k = slots[at]!;
+        if (k === key) {
+          scratch[found++] = slots[at + 1]!;
+          break;
+        }
+        if (k === 0) break;
+      }
+    }
+    // Pass 2: each list's length (its first words read, so that pass 3 finds them in cache), after the values.
+    const arena = this.#arena;
+    for (let f = 0; f < found; f++) {
+      const value = scratch[f]!;
+      scratch[found + f] = value < 0 ? arena[-1 - value]! : 0;
+    }
+    // Pass 3: the counting, in the hashes' order.
+    for (let f = 0; f < found; f++) {
+      const value = scratch[f]!;
+      if (value >= 0) {
+        if (counts[value]!++ === 0) touched.push(value);
+        continue;
+      }
+      const from = -1 - value + LIST_HEADER;
+      for (let i = from, end = from + scratch[found + f]!; i < end; i++) {
+        const id = arena[i]!;
+        if (counts[id]!++ === 0) touched.push(id);
+      }
+    }
+  }
+
   /** Index in #slots of the key of `hash`, or -1. */
   #slotOf(hash: number): number {
     const key = keyOf(hash);

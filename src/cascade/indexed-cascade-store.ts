@@ -66,9 +66,12 @@ class HitCounter {
     }
   }
 
-  /** Counts a hit for every id `postings` holds under `hash`. */
-  countHits(postings: HashPostings, hash: number): void {
-    postings.countHits(hash, this.#counts, this.#touched);
+  #scratch = new Int32Array(1024);
+
+  /** Counts a hit for every id `postings` holds under each sampled hash of `hashes`. */
+  countSampled(postings: HashPostings, hashes: Uint32Array): void {
+    if (this.#scratch.length < 2 * hashes.length) this.#scratch = new Int32Array(2 * hashes.length);
+    postings.countHitsOfAll(hashes, SAMPLE_MASK, this.#counts, this.#touched, this.#scratch);
   }
 
   /** The hits of the ids takeRanked last returned. */
@@ -163,10 +166,7 @@ export class IndexedCascadeStore implements CascadeStore {
 
   /** Ids of the pages sharing at least `minHits` sampled hashes with `hashes`, most first, at most `limit`. */
   #lookUp(postings: HashPostings, hashes: Uint32Array, minHits: number, limit: number): number[] {
-    for (let i = 0; i < hashes.length; i++) {
-      const h = hashes[i]!;
-      if (isSampled(h)) this.#hits.countHits(postings, h);
-    }
+    this.#hits.countSampled(postings, hashes);
     return this.#hits.takeRanked(minHits, limit);
   }
 

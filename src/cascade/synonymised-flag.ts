@@ -7,7 +7,7 @@
 import type { SynonymDictionary } from '../synonyms/synonym-dictionary.js';
 import type { SynonymisedFlag } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
-import { SKETCH_SIZE, type CascadeRecord } from './cascade-record.js';
+import { SKETCH_SIZE, termHash, type CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { sketchJaccard } from './shingle-sketch.js';
 
@@ -31,6 +31,7 @@ interface SynonymComparison {
  * the page's own stems tell so before the source's synonyms are looked up).
  */
 export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, synonyms: SynonymLookup, minExplained = 0): SynonymComparison | null {
+  if (minExplained > 0 && surelyBelow(page, source, synonyms, minExplained)) return null;
   // Each source stem's position (its first, were one repeated).
   const own = new Map<string, number>();
   const sourceStems = source.stems;
@@ -69,6 +70,42 @@ export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, 
     if (examples.length < MAX_EXAMPLES) examples.push([from, openStems[k]!]);
   }
   return { explained: (equal + substituted) / n, substituted: substituted / n, examples };
+}
+
+/** Whether `sorted` (ascending) holds `value`. */
+function holds(sorted: Uint32Array, value: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (v === value) return true;
+    if (v < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
+
+/**
+ * A quick test before compareWithSynonyms builds the source's stems' map: true when page stems that
+ * are surely not explained — no term hash of the source's and no synonym class — already keep the
+ * page under `minExplained`. A stem whose hash the source holds counts as explained here (a hash may
+ * collide), so true implies that compareWithSynonyms would find the page hopeless too; false
+ * decides nothing. Relies on a record's invariant: its `terms` are the term hashes of its `stems`.
+ * The source's terms are kept with its decoded record (made once, not a map per comparison), and on
+ * the bench docs every compared candidate is rejected within ~the page's first fifth of stems.
+ */
+function surelyBelow(page: CascadeRecord, source: CascadeRecord, synonyms: SynonymLookup, minExplained: number): boolean {
+  const terms = source.terms;
+  const stems = page.stems;
+  const n = Math.max(1, stems.length);
+  let unexplained = 0;
+  for (const s of stems) {
+    if (holds(terms, termHash(s)) || synonyms.classesOf(page.language, s).length > 0) continue;
+    // The same test as compareWithSynonyms's `hopeless`.
+    if ((stems.length - ++unexplained) / n < minExplained) return true;
+  }
+  return false;
 }
 
 /**

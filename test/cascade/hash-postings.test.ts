@@ -63,6 +63,28 @@ describe('HashPostings, lists of ids', () => {
     expect(touched).toEqual([3, 5, 7]);
     expect([...counts]).toEqual([0, 0, 0, 2, 0, 1, 0, 1, 0, 0]);
   });
+
+  it('counts the sampled hashes of an array in passes as countHits does one by one', () => {
+    const random = seededRandom(11);
+    const p = new HashPostings(16);
+    const hashes: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      // A third of the hashes with many ids (lists), the rest with one; 0 and high-bit hashes too.
+      const hash = i === 0 ? 0 : (random() * 2 ** 32) >>> 0;
+      hashes.push(hash);
+      const ids = i % 3 === 0 ? 1 + Math.floor(random() * 80) : 1;
+      for (let k = 0; k < ids; k++) p.add(hash, Math.floor(random() * 500));
+    }
+    for (let i = 0; i < 500; i++) hashes.push((random() * 2 ** 32) >>> 0); // not held
+    const query = Uint32Array.from(hashes.sort(() => random() - 0.5));
+    const one = { counts: new Int32Array(500), touched: [] as number[] };
+    for (const h of query) if ((h & 7) === 0) p.countHits(h, one.counts, one.touched);
+    const all = { counts: new Int32Array(500), touched: [] as number[] };
+    p.countHitsOfAll(query, 7, all.counts, all.touched, new Int32Array(2 * query.length));
+    expect(one.touched.length).toBeGreaterThan(100);
+    expect(all.touched).toEqual(one.touched);
+    expect([...all.counts]).toEqual([...one.counts]);
+  });
 });
 
 describe('HashPostings, ids not ascending', () => {

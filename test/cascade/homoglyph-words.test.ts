@@ -32,4 +32,15 @@ describe('homoglyph stage', () => {
     expect(homoglyphFlag(text, { ...options, minWords: 3 })).toBeNull();
     expect(homoglyphFlag(text, { ...options, minShare: 0.5 })).toBeNull();
   });
+  it('weighs the text\'s script by all its letters, also past 2^17 code units (counted in runs)', () => {
+    // "рор" (Cyrillic look-alikes) is spoofed only in a Latin text; the plain letters decide the
+    // script: ж (Cyrillic) and f (Latin) are no look-alikes. The Latin count runs over 2^17.
+    const cyrillic = 'жжжж '.repeat(30_000); // 120,000 plain Cyrillic letters
+    const latinMore = 'ffff '.repeat(35_000); // 140,000 plain Latin letters
+    const latinLess = 'ffff '.repeat(29_999); // 119,996
+    expect(countHomoglyphWords(`${cyrillic}\u0440\u043E\u0440 ${latinMore}`).spoofed).toBe(1);
+    expect(countHomoglyphWords(`${latinMore}\u0440\u043E\u0440 ${cyrillic}`).spoofed).toBe(1);
+    expect(countHomoglyphWords(`${cyrillic}\u0440\u043E\u0440 ${latinLess}`).spoofed).toBe(0);
+    expect(countHomoglyphWords(`${latinLess}\u0440\u043E\u0440 ${cyrillic}`).spoofed).toBe(0);
+  });
 });

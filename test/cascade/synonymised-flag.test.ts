@@ -1,6 +1,6 @@
 /** src/cascade/synonymised-flag.ts compareWithSynonyms: a page's stems against a source's, through synonym classes. */
 import { describe, expect, it } from 'vitest';
-import type { CascadeRecord } from '../../src/cascade/cascade-record.js';
+import { termHash, type CascadeRecord } from '../../src/cascade/cascade-record.js';
 import { compareWithSynonyms } from '../../src/cascade/synonymised-flag.js';
 import { loadSynonymDictionary } from '../../src/synonyms/synonym-dictionary.js';
 
@@ -10,8 +10,10 @@ const synonyms = loadSynonymDictionary({
   userClasses: [['gizmo', 'widget', 'gadget'], ['quick', 'fast'], ['widget', 'doodad'], ['sofa', 'couch', 'settee']],
 });
 
+/** A record of distinct stems; its terms are their hashes, as a record's always are. */
 function record(stems: string[]): CascadeRecord {
-  return { language: 'eng', words: stems.length, stems, wordSketch: new Uint32Array(0), shingles: new Uint32Array(0), terms: new Uint32Array(0), tagSketch: null, paragraphs: [] };
+  const terms = Uint32Array.from(stems, termHash).sort();
+  return { language: 'eng', words: stems.length, stems, wordSketch: new Uint32Array(0), shingles: new Uint32Array(0), terms, tagSketch: null, paragraphs: [] };
 }
 
 describe('compareWithSynonyms', () => {
@@ -32,5 +34,14 @@ describe('compareWithSynonyms', () => {
     const page = record(['red', 'gadget', 'blue', 'green', 'fast']);
     expect(compareWithSynonyms(page, source, synonyms, 0.9)).toBeNull();
     expect(compareWithSynonyms(page, source, synonyms, 0.4)!.explained).toBeCloseTo(2 / 5);
+  });
+
+  it('counts the source\'s own stems as explained also when they have no synonym class, up to the bound', () => {
+    // 18 of 20 page stems are the source's (none in a class), 1 a synonym, 1 neither: 19/20 explained.
+    const shared = Array.from({ length: 18 }, (_, i) => `word${i}`);
+    const source = record([...shared, 'widget']);
+    const page = record([...shared.slice().reverse(), 'gadget', 'blue']);
+    expect(compareWithSynonyms(page, source, synonyms, 0.95)!.explained).toBeCloseTo(19 / 20);
+    expect(compareWithSynonyms(page, record(shared.slice(1)), synonyms, 0.95)).toBeNull();
   });
 });
