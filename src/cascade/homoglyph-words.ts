@@ -7,30 +7,9 @@
  * HOMOGLYPH_CLASSES class): mixed words that are no spoofing, such as a Greek `μ` before a Latin
  * `m` in `3μm`, are left alone.
  */
-import { HOMOGLYPH_CLASSES } from '../text/homoglyph-table.js';
+import { CYRILLIC, GREEK, HAS_CYRILLIC_OR_GREEK, LATIN, LOOK_ALIKE_UNITS, letterScriptOf } from '../text/homoglyph-table.js';
 import type { HomoglyphFlag } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
-
-const LATIN = 1;
-const CYRILLIC = 2;
-const GREEK = 3;
-
-/** Script of a letter code unit (0 for others). */
-function scriptOf(ch: number): number {
-  if ((ch >= 0x41 && ch <= 0x5a) || (ch >= 0x61 && ch <= 0x7a) || (ch >= 0xc0 && ch <= 0x24f && ch !== 0xd7 && ch !== 0xf7) || (ch >= 0x1e00 && ch <= 0x1eff)) return LATIN;
-  if (ch >= 0x400 && ch <= 0x52f) return CYRILLIC;
-  if ((ch >= 0x370 && ch <= 0x3ff) || (ch >= 0x1f00 && ch <= 0x1fff)) return GREEK;
-  return 0;
-}
-
-/** Look-alike class members (code unit → 1); all are in the BMP. */
-const LOOK_ALIKE = (() => {
-  const table = new Uint8Array(0x10000);
-  for (const cls of HOMOGLYPH_CLASSES) {
-    for (const member of [cls.latin, cls.cyrillic, cls.greek, ...cls.extra]) if (member !== '') table[member.charCodeAt(0)] = 1;
-  }
-  return table;
-})();
 
 /** Letters and marks of the BMP (code unit → 1): the characters words are made of. */
 const WORD_CHAR = (() => {
@@ -67,9 +46,9 @@ function scanWord(text: string, start: number, end: number, counts: Int32Array, 
   let allLookAlike = true;
   for (let i = start; i < end; i++) {
     const ch = text.charCodeAt(i);
-    const script = scriptOf(ch);
+    const script = letterScriptOf(ch);
     counts[script]!++;
-    if (LOOK_ALIKE[ch] !== 1) {
+    if (LOOK_ALIKE_UNITS[ch] !== 1) {
       allLookAlike = false;
       plain[script]!++;
     }
@@ -95,10 +74,9 @@ function isSpoofed(text: string, start: number, end: number, counts: Int32Array,
 }
 
 const HAS_LATIN = /[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]/;
-const HAS_CYRILLIC_OR_GREEK = /[\u0370-\u052F\u1F00-\u1FFF]/;
 
 /**
- * Per BMP code unit, what the single pass needs: bits 0–1 its script (scriptOf), bit 2 a look-alike,
+ * Per BMP code unit, what the single pass needs: bits 0–1 its script (letterScriptOf), bit 2 a look-alike,
  * bit 3 a word character (letter or mark), bits 4–5 its script when it is no look-alike (what
  * textScript counts; 0 for look-alikes and non-letters), bit 6 a high surrogate. One table read per
  * code unit.
@@ -112,7 +90,7 @@ const UNIT = (() => {
   const table = new Uint8Array(0x10000);
   for (let ch = 0; ch < 0x10000; ch++) {
     const high = ch >= 0xd800 && ch <= 0xdbff ? HIGH_BIT : 0;
-    table[ch] = scriptOf(ch) | (LOOK_ALIKE[ch]! << 2) | (WORD_CHAR[ch]! << 3) | ((LOOK_ALIKE[ch] === 1 ? 0 : scriptOf(ch)) << PLAIN_SHIFT) | high;
+    table[ch] = letterScriptOf(ch) | (LOOK_ALIKE_UNITS[ch]! << 2) | (WORD_CHAR[ch]! << 3) | ((LOOK_ALIKE_UNITS[ch] === 1 ? 0 : letterScriptOf(ch)) << PLAIN_SHIFT) | high;
   }
   return table;
 })();

@@ -8,7 +8,7 @@
  * letters *within* a class, so it cannot change that count, hence not the target script, hence not
  * the folded text.
  */
-import { HOMOGLYPH_CLASSES } from './homoglyph-table.js';
+import { CYRILLIC, GREEK, HAS_CYRILLIC_OR_GREEK, HOMOGLYPH_CLASSES, LATIN, LOOK_ALIKE_UNITS, letterScriptOf } from './homoglyph-table.js';
 
 export type FoldScript = 'latin' | 'cyrillic' | 'greek';
 
@@ -36,28 +36,16 @@ const FOLDS: Readonly<Record<FoldScript, Uint16Array>> = Object.freeze({
   greek: foldTable('greek'),
 });
 
-const LATIN = 1;
-const CYRILLIC = 2;
-const GREEK = 3;
-
 /**
  * Per BMP code unit, the script of a letter that belongs to no look-alike class (LATIN, CYRILLIC,
  * GREEK), 0 for every other unit: what dominantScript counts, one table read per unit.
  */
 const PLAIN_SCRIPT = (() => {
   const table = new Uint8Array(0x10000);
-  for (let ch = 0x41; ch < 0x10000; ch++) {
-    if (ch <= 0x5a || (ch >= 0x61 && ch <= 0x7a) || (ch >= 0xc0 && ch <= 0x24f && ch !== 0xd7 && ch !== 0xf7) || (ch >= 0x1e00 && ch <= 0x1eff)) table[ch] = LATIN;
-    else if (ch >= 0x400 && ch <= 0x52f) table[ch] = CYRILLIC;
-    else if ((ch >= 0x370 && ch <= 0x3ff) || (ch >= 0x1f00 && ch <= 0x1fff)) table[ch] = GREEK;
-  }
-  for (const cls of HOMOGLYPH_CLASSES) {
-    for (const member of [cls.latin, cls.cyrillic, cls.greek, ...cls.extra]) if (member !== '') table[member.charCodeAt(0)] = 0;
-  }
+  for (let ch = 0; ch < 0x10000; ch++) if (LOOK_ALIKE_UNITS[ch] !== 1) table[ch] = letterScriptOf(ch);
   return table;
 })();
 
-const HAS_CYRILLIC_OR_GREEK = /[\u0370-\u052F\u1F00-\u1FFF]/;
 
 /** The dominant script from the counts of letters outside the classes (Latin on a tie, null when none). */
 function dominantOf(latin: number, cyrillic: number, greek: number): FoldScript | null {

@@ -64,3 +64,31 @@ export const HOMOGLYPH_CLASSES: readonly HomoglyphClass[] = Object.freeze([
   c('x', '\u0445', ''), // х
   c('y', '\u0443', '', '\u04AF'), // у ү
 ]);
+
+/** Script codes of letterScriptOf: a Latin, Cyrillic or Greek letter (0: any other code unit). */
+export const LATIN = 1;
+export const CYRILLIC = 2;
+export const GREEK = 3;
+
+/**
+ * The script of a letter code unit (LATIN, CYRILLIC, GREEK), 0 for others: the ranges the fold's
+ * dominant script and the `homoglyph` stage both count.
+ */
+export function letterScriptOf(ch: number): number {
+  if ((ch >= 0x41 && ch <= 0x5a) || (ch >= 0x61 && ch <= 0x7a) || (ch >= 0xc0 && ch <= 0x24f && ch !== 0xd7 && ch !== 0xf7) || (ch >= 0x1e00 && ch <= 0x1eff)) return LATIN;
+  if (ch >= 0x400 && ch <= 0x52f) return CYRILLIC;
+  if ((ch >= 0x370 && ch <= 0x3ff) || (ch >= 0x1f00 && ch <= 0x1fff)) return GREEK;
+  return 0;
+}
+
+/** Look-alike class members (code unit → 1); all are in the BMP. */
+export const LOOK_ALIKE_UNITS: Uint8Array = (() => {
+  const table = new Uint8Array(0x10000);
+  for (const cls of HOMOGLYPH_CLASSES) {
+    for (const member of [cls.latin, cls.cyrillic, cls.greek, ...cls.extra]) if (member !== '') table[member.charCodeAt(0)] = 1;
+  }
+  return table;
+})();
+
+/** Whether a text holds a Cyrillic or Greek character (no fold or spoofing without one). */
+export const HAS_CYRILLIC_OR_GREEK = /[\u0370-\u052F\u1F00-\u1FFF]/;
