@@ -22,8 +22,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import { readabilityText } from './readability-text.js';
 import { decodeHtmlBytes } from '../src/input/decode-html-bytes.js';
 import { extractHtml, parseHtml } from '../src/extract/extract-page.js';
 import { aggregateScores, pagePrecision, pageRecall, scorePage, type PageScore } from '../src/extract/extraction-score.js';
@@ -83,20 +82,6 @@ function loadPages(dir: string): Page[] {
     pages.push({ id, url: entry.url, html, truth: entry.articleBody });
   }
   return pages;
-}
-
-/**
- * Readability's text of a page; '' when it finds nothing or throws (it does on a few pages whose
- * linkedom tree has no <body> above its candidate), which it then scores as an empty output.
- */
-function readabilityText(html: string): string {
-  try {
-    const { document } = parseHTML(html);
-    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
-    return article?.textContent ?? '';
-  } catch {
-    return '';
-  }
 }
 
 interface Timing {

@@ -23,8 +23,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CheerioAPI } from 'cheerio';
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import { readabilityText } from './readability-text.js';
 import { decodeHtmlBytes } from '../src/input/decode-html-bytes.js';
 import { extractPage, parseHtml } from '../src/extract/extract-page.js';
 import { collapseWhitespace, textContent, type DomNode } from '../src/extract/dom-node.js';
@@ -72,17 +71,6 @@ interface Row {
   readonly precision: number | null;
   readonly footerShare: number;
   readonly text: string;
-}
-
-/** Readability's text of a page; '' when it finds nothing or throws. */
-function readabilityText(html: string): string {
-  try {
-    const { document } = parseHTML(html);
-    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
-    return article?.textContent ?? '';
-  } catch {
-    return '';
-  }
 }
 
 function surveyPage(path: string, extract: (html: string, $: CheerioAPI, url: string) => string): Row {
