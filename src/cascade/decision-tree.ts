@@ -72,7 +72,7 @@ export function assertTree(value: unknown, featureCount: number, where = 'tree')
 }
 
 /** The leaf's positive share for a feature vector (evaluateTree's score, without its path). */
-export function treeScore(tree: TreeNode, values: readonly number[]): number {
+function treeScore(tree: TreeNode, values: readonly number[]): number {
   let node = tree;
   while ('feature' in node) node = values[node.feature]! < node.threshold ? node.left : node.right;
   return node.positive;

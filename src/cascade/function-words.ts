@@ -63,11 +63,11 @@ export function wordClassLookupFor(language: string): WordLookup {
 }
 
 /** Pronominal nouns of a language (empty when it has no list). */
-export function pronounsFor(language: string): ReadonlySet<string> {
+function pronounsFor(language: string): ReadonlySet<string> {
   return PRONOUN_SETS.get(language) ?? EMPTY;
 }
 
 /** Pronominal adverbs of a language (empty when it has no list). */
-export function pronominalAdverbsFor(language: string): ReadonlySet<string> {
+function pronominalAdverbsFor(language: string): ReadonlySet<string> {
   return ADVERB_SETS.get(language) ?? EMPTY;
 }

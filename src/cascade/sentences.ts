@@ -181,7 +181,7 @@ function grow(array: Int32Array): Int32Array<ArrayBuffer> {
 }
 
 /** The hash the scanner takes of a word's code units (FNV-1a, high bits folded in): WordLookup's key. */
-export function wordHash(word: string): number {
+function wordHash(word: string): number {
   let h = FNV_BASIS;
   for (let k = 0; k < word.length; k++) h = Math.imul(h ^ word.charCodeAt(k), FNV_PRIME);
   return h ^ (h >>> 15);

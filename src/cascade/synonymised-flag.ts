@@ -10,6 +10,7 @@ import type { CascadeOptions } from './cascade-options.js';
 import { SKETCH_SIZE, termHash, type CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { sketchJaccard } from './shingle-sketch.js';
+import { countAtMost } from '../fingerprint/sketch-similarity.js';
 
 /** What the stage needs of a synonym dictionary. */
 export type SynonymLookup = Pick<SynonymDictionary, 'classesOf' | 'stemsOf'>;
@@ -74,16 +75,8 @@ export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, 
 
 /** Whether `sorted` (ascending) holds `value`. */
 function holds(sorted: Uint32Array, value: number): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = sorted[mid]!;
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
+  const atMost = countAtMost(sorted, value);
+  return atMost > 0 && sorted[atMost - 1] === value;
 }
 
 /**

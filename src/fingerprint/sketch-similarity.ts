@@ -35,7 +35,7 @@ function sharedAmong(sorted: Uint32Array, n: number, other: Uint32Array): number
 }
 
 /** Count of a's values ≤ limit (a ascending). */
-function countAtMost(a: Uint32Array, limit: number): number {
+export function countAtMost(a: Uint32Array, limit: number): number {
   let low = 0;
   let high = a.length;
   while (low < high) {
