@@ -123,6 +123,13 @@ function paragraphsOf(words: Uint32Array, at: number, count: number): ParagraphP
   return out;
 }
 
+/** The term hashes of stems, in their order (an indexed loop: Uint32Array.from walks an iterator). */
+function termsOf(stems: readonly string[]): Uint32Array {
+  const out = new Uint32Array(stems.length);
+  for (let i = 0; i < stems.length; i++) out[i] = termHash(stems[i]!);
+  return out;
+}
+
 /** The record of encodeCascadeRecord's bytes (paragraphs empty for a stored prefix). Views share the bytes. */
 export function decodeCascadeRecord(bytes: Uint8Array): CascadeRecord {
   const words = wordsOf(bytes);
@@ -156,7 +163,7 @@ export function decodeCascadeRecord(bytes: Uint8Array): CascadeRecord {
     wordSketch: shingles.subarray(0, SKETCH_SIZE),
     shingles,
     get terms() {
-      terms ??= sortedDistinctInPlace(Uint32Array.from(stemsOf(), termHash));
+      terms ??= sortedDistinctInPlace(termsOf(stemsOf()));
       return terms;
     },
     tagSketch: (words[0]! & (1 << 8)) !== 0 ? tag : null,

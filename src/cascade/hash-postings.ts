@@ -32,6 +32,29 @@ function home(key: number, mask: number): number {
   return (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
 }
 
+/**
+ * The ids a lookup touched (whose count went from 0 to 1), `ids[0, count)`: one array reused across
+ * lookups, grown and never shrunk (a number[] emptied after each lookup gave up its memory, and the
+ * thousands of ids a lookup touches made it grow again every time).
+ */
+export interface TouchedIds {
+  ids: Int32Array;
+  count: number;
+}
+
+export function touchedIds(capacity = 1024): TouchedIds {
+  return { ids: new Int32Array(capacity), count: 0 };
+}
+
+function pushTouched(touched: TouchedIds, id: number): void {
+  if (touched.count === touched.ids.length) {
+    const grown = new Int32Array(2 * touched.ids.length);
+    grown.set(touched.ids);
+    touched.ids = grown;
+  }
+  touched.ids[touched.count++] = id;
+}
+
 export class HashPostings {
   /** Slot s: key at 2s (0: empty), at 2s + 1 the id (≥ 0) or −1 − the arena offset of the hash's list. */
   #slots: Int32Array;
@@ -173,19 +196,19 @@ export class HashPostings {
    * count was 0 (forEach with the counting inlined: a lookup makes thousands of these calls).
    * `counts` must be longer than every id held.
    */
-  countHits(hash: number, counts: Int32Array, touched: number[]): void {
+  countHits(hash: number, counts: Int32Array, touched: TouchedIds): void {
     const at = this.#slotOf(hash);
     if (at < 0) return;
     const value = this.#slots[at + 1]!;
     if (value >= 0) {
-      if (counts[value]!++ === 0) touched.push(value);
+      if (counts[value]!++ === 0) pushTouched(touched, value);
       return;
     }
     const arena = this.#arena;
     const list = -1 - value;
     for (let i = list + LIST_HEADER, end = i + arena[list]!; i < end; i++) {
       const id = arena[i]!;
-      if (counts[id]!++ === 0) touched.push(id);
+      if (counts[id]!++ === 0) pushTouched(touched, id);
     }
   }
 
@@ -196,7 +219,7 @@ export class HashPostings {
    * wait on one another, so the memory reads of a table of megabytes overlap instead of each
    * waiting on the last. `scratch`: at least twice as long as `hashes` (reused across calls).
    */
-  countHitsOfAll(hashes: Uint32Array, sampleMask: number, counts: Int32Array, touched: number[], scratch: Int32Array): void {
+  countHitsOfAll(hashes: Uint32Array, sampleMask: number, counts: Int32Array, touched: TouchedIds, scratch: Int32Array): void {
     const slots = this.#slots;
     const wrap = slots.length - 1;
     const mask = slots.length / 2 - 1;
@@ -225,13 +248,13 @@ export class HashPostings {
     for (let f = 0; f < found; f++) {
       const value = scratch[f]!;
       if (value >= 0) {
-        if (counts[value]!++ === 0) touched.push(value);
+        if (counts[value]!++ === 0) pushTouched(touched, value);
         continue;
       }
       const from = -1 - value + LIST_HEADER;
       for (let i = from, end = from + scratch[found + f]!; i < end; i++) {
         const id = arena[i]!;
-        if (counts[id]!++ === 0) touched.push(id);
+        if (counts[id]!++ === 0) pushTouched(touched, id);
       }
     }
   }

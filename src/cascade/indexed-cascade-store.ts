@@ -13,7 +13,7 @@
  */
 import type { CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
-import { HashPostings } from './hash-postings.js';
+import { HashPostings, touchedIds } from './hash-postings.js';
 
 /** One hash in SAMPLE is indexed. */
 export const SAMPLE = 8;
@@ -55,7 +55,7 @@ function isSampled(hash: number): boolean {
  */
 class HitCounter {
   #counts = new Int32Array(1024);
-  readonly #touched: number[] = [];
+  readonly #touched = touchedIds();
 
   /** Makes room for ids up to `id` (called for every id indexed, so that lookups need no check). */
   reserve(id: number): void {
@@ -80,11 +80,11 @@ class HitCounter {
   /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`; then resets. */
   takeRanked(minHits: number, limit: number): number[] {
     const counts = this.#counts;
-    const touched = this.#touched;
+    const { ids: touched, count: touchedCount } = this.#touched;
     // The `limit` best by insertion into a short sorted list: many pages may pass minHits, few are taken.
     const taken: number[] = [];
     const before = (a: number, b: number) => counts[a]! > counts[b]! || (counts[a] === counts[b] && a < b);
-    for (let t = 0; t < touched.length; t++) {
+    for (let t = 0; t < touchedCount; t++) {
       const id = touched[t]!;
       if (counts[id]! < minHits) continue;
       if (taken.length === limit && !before(id, taken[limit - 1]!)) continue;
@@ -96,8 +96,8 @@ class HitCounter {
       taken[at] = id;
     }
     this.lastCounts = new Map(taken.map((id) => [id, counts[id]!]));
-    for (let t = 0; t < touched.length; t++) counts[touched[t]!] = 0;
-    touched.length = 0;
+    for (let t = 0; t < touchedCount; t++) counts[touched[t]!] = 0;
+    this.#touched.count = 0;
     return taken;
   }
 }

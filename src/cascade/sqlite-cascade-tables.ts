@@ -96,7 +96,10 @@ export class SqliteCascadeTables implements CascadeRecordSource {
   put(page: StoredCascadePage, bytes?: Uint8Array): void {
     const stored = storedPart(bytes ?? encodeCascadeRecord(page.record, false));
     this.#putRow.run(page.id, page.url, Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength));
+    // Kept as get would read it back (a page stored now is often a candidate of the next pages): its
+    // own copy of the stored part, not a view keeping the paragraphs' section alive.
     this.#recent.delete(page.id);
+    this.#keep({ id: page.id, url: page.url, record: decodeCascadeRecord(stored.slice()) });
     if (page.id > this.#lastSeen) this.#lastSeen = page.id;
   }
 

@@ -1,6 +1,6 @@
 /** src/cascade/hash-postings.ts: the compact hash → ids table of the cascade's store. */
 import { describe, expect, it } from 'vitest';
-import { HashPostings, MAX_IDS_PER_HASH } from '../../src/cascade/hash-postings.js';
+import { HashPostings, MAX_IDS_PER_HASH, touchedIds } from '../../src/cascade/hash-postings.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 function idsOf(p: HashPostings, hash: number): number[] {
@@ -58,9 +58,9 @@ describe('HashPostings, lists of ids', () => {
     p.add(2, 5);
     p.add(2, 7);
     const counts = new Int32Array(10);
-    const touched: number[] = [];
+    const touched = touchedIds(2);
     for (const h of [1, 2, 9]) p.countHits(h, counts, touched);
-    expect(touched).toEqual([3, 5, 7]);
+    expect([...touched.ids.subarray(0, touched.count)]).toEqual([3, 5, 7]);
     expect([...counts]).toEqual([0, 0, 0, 2, 0, 1, 0, 1, 0, 0]);
   });
 
@@ -77,12 +77,12 @@ describe('HashPostings, lists of ids', () => {
     }
     for (let i = 0; i < 500; i++) hashes.push((random() * 2 ** 32) >>> 0); // not held
     const query = Uint32Array.from(hashes.sort(() => random() - 0.5));
-    const one = { counts: new Int32Array(500), touched: [] as number[] };
+    const one = { counts: new Int32Array(500), touched: touchedIds() };
     for (const h of query) if ((h & 7) === 0) p.countHits(h, one.counts, one.touched);
-    const all = { counts: new Int32Array(500), touched: [] as number[] };
+    const all = { counts: new Int32Array(500), touched: touchedIds(4) };
     p.countHitsOfAll(query, 7, all.counts, all.touched, new Int32Array(2 * query.length));
-    expect(one.touched.length).toBeGreaterThan(100);
-    expect(all.touched).toEqual(one.touched);
+    expect(one.touched.count).toBeGreaterThan(100);
+    expect([...all.touched.ids.subarray(0, all.touched.count)]).toEqual([...one.touched.ids.subarray(0, one.touched.count)]);
     expect([...all.counts]).toEqual([...one.counts]);
   });
 });
