@@ -51,7 +51,7 @@ export class SqliteCascadeTables implements CascadeRecordSource {
   /** Highest doc_id indexed into the store. */
   #lastSeen = 0;
   /**
-   * Records read lately, by id (least recently used first; at most RECENT): pages that share
+   * Records stored or read lately, by id (least recently used first; at most RECENT): pages that share
    * paragraphs with one page tend to with the next ones too, and decoding a record costs more than
    * keeping it.
    */
