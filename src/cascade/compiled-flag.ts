@@ -15,7 +15,8 @@ import type { CascadeOptions } from './cascade-options.js';
 import type { CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { hypergeometricUpperTail } from './hypergeometric.js';
-import { sharedCount, sortedDistinct } from './shingle-sketch.js';
+import { sharedCount } from '../fingerprint/sketch-similarity.js';
+import { sortedDistinct } from './shingle-sketch.js';
 
 /**
  * Stored pages considered per page, at most (most shared shingles first): a compiled page has 2–4

@@ -15,7 +15,8 @@ import { foldHomoglyphs } from '../text/fold-homoglyphs.js';
 import { FUNCTION_WORD, PRONOMINAL_ADVERB, PRONOUN as PRONOUN_WORD, wordClassLookupFor } from './function-words.js';
 import type { WordLookup } from './sentences.js';
 import { repeatedNameShare, sentenceWords, type SentenceWords } from './sentences.js';
-import { sharedCount, sortedDistinctInPlace } from './shingle-sketch.js';
+import { sharedCount } from '../fingerprint/sketch-similarity.js';
+import { sortedDistinctInPlace } from './shingle-sketch.js';
 
 /** Feature names, in the order of the vectors generatedFeatures returns (the tree's columns). */
 export const GENERATED_FEATURE_NAMES = [

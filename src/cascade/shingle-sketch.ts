@@ -379,22 +379,3 @@ export function sketchJaccard(a: Uint32Array, b: Uint32Array, k: number): number
   }
   return shared / taken;
 }
-
-/** Number of values two ascending arrays share. */
-export function sharedCount(a: Uint32Array, b: Uint32Array): number {
-  let i = 0;
-  let j = 0;
-  let shared = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      shared++;
-      i++;
-      j++;
-    } else if (a[i]! < b[j]!) {
-      i++;
-    } else {
-      j++;
-    }
-  }
-  return shared;
-}

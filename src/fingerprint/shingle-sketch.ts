@@ -14,6 +14,7 @@
  * features). Pure; no allocation per feature.
  */
 import { fmix32 } from './murmur-hash.js';
+import { sharedCount } from './sketch-similarity.js';
 
 /** Largest sketch size accepted (values kept per document). */
 export const MAX_SKETCH_SIZE = 1024;
@@ -100,19 +101,5 @@ export function sharesCandidateKey(a: Uint32Array, b: Uint32Array, keys: number,
   const na = Math.min(keys, a.length);
   const nb = Math.min(keys, b.length);
   const need = Math.max(1, Math.min(minShared, na, nb));
-  let shared = 0;
-  let i = 0;
-  let j = 0;
-  while (i < na && j < nb) {
-    if (a[i] === b[j]) {
-      if (++shared >= need) return true;
-      i++;
-      j++;
-    } else if (a[i]! < b[j]!) {
-      i++;
-    } else {
-      j++;
-    }
-  }
-  return false;
+  return sharedCount(a, b, na, nb) >= need;
 }

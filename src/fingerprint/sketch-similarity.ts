@@ -22,14 +22,25 @@ export interface SketchSimilarity {
   readonly containmentSamples: number;
 }
 
-/** Number of values of `sorted` present in `other` (both ascending), among sorted[0..n). */
-function sharedAmong(sorted: Uint32Array, n: number, other: Uint32Array): number {
-  let shared = 0;
+/**
+ * Number of values two ascending arrays of distinct values share, among a[0..aLength) and
+ * b[0..bLength) (whole arrays by default). One merge walk: the fingerprint's sketches and candidate
+ * keys, and the cascade's term and word sets, all count overlaps with it.
+ */
+export function sharedCount(a: Uint32Array, b: Uint32Array, aLength = a.length, bLength = b.length): number {
+  let i = 0;
   let j = 0;
-  for (let i = 0; i < n; i++) {
-    const v = sorted[i]!;
-    while (j < other.length && other[j]! < v) j++;
-    if (j < other.length && other[j] === v) shared++;
+  let shared = 0;
+  while (i < aLength && j < bLength) {
+    if (a[i] === b[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) {
+      i++;
+    } else {
+      j++;
+    }
   }
   return shared;
 }
@@ -52,7 +63,7 @@ export function countAtMost(a: Uint32Array, limit: number): number {
  */
 function jaccardOf(a: Uint32Array, b: Uint32Array, sketchSize: number): number {
   const whole = a.length < sketchSize && b.length < sketchSize;
-  const k = whole ? a.length + b.length - sharedAmong(a, a.length, b) : Math.min(a.length, b.length);
+  const k = whole ? a.length + b.length - sharedCount(a, b) : Math.min(a.length, b.length);
   if (k === 0) return 0;
   let i = 0;
   let j = 0;
@@ -80,7 +91,7 @@ function jaccardOf(a: Uint32Array, b: Uint32Array, sketchSize: number): number {
 function containmentOf(a: Uint32Array, b: Uint32Array, sketchSize: number): { value: number; samples: number } {
   const testable = b.length >= sketchSize ? countAtMost(a, b[b.length - 1]!) : a.length;
   if (testable === 0) return { value: 0, samples: 0 };
-  return { value: sharedAmong(a, testable, b) / testable, samples: testable };
+  return { value: sharedCount(a, b, testable) / testable, samples: testable };
 }
 
 /** Jaccard and containment estimates of two sketches made with the same `sketchSize`. */
