@@ -65,3 +65,15 @@ export function outputHas(output: string, line: string): boolean {
     return true;
   });
 }
+
+/** Relative link targets of a Markdown text (outside code blocks), without their #anchor. */
+export function relativeLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1\s*$/gm, '');
+  const out: string[] = [];
+  for (const m of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const target = m[1]!.split('#')[0]!;
+    if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+    out.push(target);
+  }
+  return out;
+}
