@@ -121,6 +121,8 @@ const MEANINGS: Record<string, Meaning> = {
   'filter.synonyms': { text: 'run the synonym pass on critical pairs', flags: ['filter --synonyms'] },
   'filter.synonymFile': { text: 'your synonym file (one class a line) added to the shipped tables; "" for none', flags: ['filter --synonym-file'] },
   'filter.language': { text: 'language of the annotations (ISO 639-3), or `auto` to detect it per list', flags: ['filter --language'] },
+  // Added on the `cli` branch (issue 28 item 8); unused until that merge.
+  'filter.maxResults': { text: 'results of one list compared, at most, in rank order; the rest are passed through unfiltered, with a message' },
   'cascade.homoglyph.enabled': { text: 'run the `homoglyph` flag stage (docs/flags.md)' },
   'cascade.homoglyph.minWords': { text: 'mixed-script words needed to flag' },
   'cascade.homoglyph.minShare': { text: 'share of the words that must be mixed-script to flag' },
