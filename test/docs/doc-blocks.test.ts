@@ -4,15 +4,15 @@ import { docBlocks, outputHas } from './doc-blocks.js';
 const md = [
   '# t', '', '```sh', 'neardup crawl https://example.com/', '```', '',
   '```sh doctest', 'neardup fingerprint a.txt', '```', '', '```text output', 'stored 3 … rejected 1', '```',
-  '````sh doctest exit=2', 'neardup --bad', '```', 'still inside', '````', 'text', '```text output', 'not attached', '```',
+  '````sh doctest exit=2 site', 'neardup --bad', '```', 'still inside', '````', 'text', '```text output', 'not attached', '```',
 ].join('\n');
 
 describe('docBlocks', () => {
   it('takes only `sh doctest` blocks, with their exit code and the output block right after', () => {
     const blocks = docBlocks(md, 'x.md');
     expect(blocks).toEqual([
-      { file: 'x.md', line: 7, script: 'neardup fingerprint a.txt', exit: 0, expect: ['stored 3 … rejected 1'] },
-      { file: 'x.md', line: 14, script: 'neardup --bad\n```\nstill inside', exit: 2, expect: [] },
+      { file: 'x.md', line: 7, script: 'neardup fingerprint a.txt', exit: 0, expect: ['stored 3 … rejected 1'], site: false },
+      { file: 'x.md', line: 14, script: 'neardup --bad\n```\nstill inside', exit: 2, expect: [], site: true },
     ]);
   });
 

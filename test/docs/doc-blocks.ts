@@ -4,6 +4,9 @@
  * last command must end with; otherwise every command must succeed). A ```text output block right
  * after it (blank lines between allowed) lists lines that must appear in what the block printed
  * (stdout and stderr); `…` in a line stands for anything within that line.
+ * With the word `site`, the bundled demo site (a news site on 127.0.0.1 and its mirror on
+ * localhost, as `npm start` serves them) is served for the block, its home pages in `$SITE` and
+ * `$MIRROR`: the test's own local server, so such a crawl stays offline.
  * Blocks without `doctest` (crawls of real sites, PostgreSQL, installs) are not run.
  */
 
@@ -17,6 +20,8 @@ export interface DocBlock {
   readonly exit: number;
   /** Lines that must appear in the block's output. */
   readonly expect: readonly string[];
+  /** Whether the block crawls the demo site ($SITE, $MIRROR). */
+  readonly site: boolean;
 }
 
 const FENCE = /^(`{3,}|~{3,})\s*(.*)$/;
@@ -47,7 +52,7 @@ export function docBlocks(markdown: string, file: string): DocBlock[] {
     const expect = next !== undefined && next.info === 'text output' && between.every((l) => l.trim() === '')
       ? next.body.filter((l) => l.trim() !== '')
       : [];
-    out.push({ file, line: block.line, script: block.body.join('\n'), exit, expect });
+    out.push({ file, line: block.line, script: block.body.join('\n'), exit, expect, site: words.includes('site') });
   });
   return out;
 }

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startDemoSite } from '../helpers/demo-site/demo-site.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { neardupBin } from '../helpers/run-cli.js';
 import { docBlocks, outputHas } from './doc-blocks.js';
@@ -50,11 +51,18 @@ describe('doc-tests', () => {
     it(`${name}: ${blocks.length} example(s) run as written`, { timeout: 300_000 }, async () => {
       const cwd = join(temp.dir, name.replace(/[/.]/g, '-'));
       mkdirSync(cwd);
-      for (const block of blocks) {
-        const { code, output } = await runBlock(block, cwd, { ...env, HOME: cwd });
-        const where = `${block.file}:${block.line}\n${block.script}\n--- output ---\n${output}`;
-        expect(code, where).toBe(block.exit);
-        for (const line of block.expect) expect(outputHas(output, line), `expected «${line}» in ${where}`).toBe(true);
+      // The demo site for the blocks that crawl it, served by this test on 127.0.0.1 / localhost.
+      const demo = blocks.some((b) => b.site) ? await startDemoSite() : null;
+      try {
+        for (const block of blocks) {
+          const siteEnv = demo === null ? {} : { SITE: demo.manifest.mainHome, MIRROR: demo.manifest.mirrorHome };
+          const { code, output } = await runBlock(block, cwd, { ...env, ...siteEnv, HOME: cwd });
+          const where = `${block.file}:${block.line}\n${block.script}\n--- output ---\n${output}`;
+          expect(code, where).toBe(block.exit);
+          for (const line of block.expect) expect(outputHas(output, line), `expected «${line}» in ${where}`).toBe(true);
+        }
+      } finally {
+        await demo?.site.close();
       }
     });
   }
