@@ -11,6 +11,12 @@ import { relativeLinks } from './doc-blocks.js';
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const pages = ['README.md', ...readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
+describe('the README', () => {
+  it('stays short (at most 250 lines: details go to docs/)', () => {
+    expect(readFileSync(join(repo, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(250);
+  });
+});
+
 describe('links between the docs', () => {
   it('finds relative links only, outside code', () => {
     expect(relativeLinks('[a](docs/x.md#y) [b](https://e.example/) [c](#top)\n```md\n[d](gone.md)\n```\n')).toEqual(['docs/x.md']);
