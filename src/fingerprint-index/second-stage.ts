@@ -129,6 +129,6 @@ export class SecondStage {
   }
 
   #emptyTable(): SketchKeyTable {
-    return new SketchKeyTable({ keys: this.options.candidateKeys });
+    return new SketchKeyTable({ keys: this.options.candidateKeys, minShared: this.options.minSharedKeys });
   }
 }
