@@ -429,12 +429,22 @@ const SAMPLE_WINDOW = 4;
 const TWO_32 = 2 ** 32;
 
 /**
- * The language of a whole document (the analysis's): detectTokenLanguage of spreadTokenSample(table),
+ * Characters of a document's spread sample. Measured on issue 25's corpus (3,000 edited, shuffled or
+ * appended copies of documents mixing 6–12 articles, several languages): copies whose language
+ * differed from their base's at 256 / 512 / 1,024 / 2,048 characters: 32 / 12 / 7 / 3, at 0.079 /
+ * 0.106 / 0.185 / 0.328 ms a document (sample and franc). 512: most of the gain for a third more time.
+ */
+const DOCUMENT_SAMPLE_CHARS = 512;
+
+/**
+ * The language of a whole document (the analysis's): detectTokenLanguage of spreadTokenSample(table)
+ * (512 characters unless `maxChars` says otherwise),
  * so that a shuffle of its paragraphs, an appended block or a moved first paragraph keeps it.
  */
 export function detectDocumentLanguage(table: TokenTable, options: DetectLanguageOptions = {}): string {
   if (table.count === 0) return 'und';
-  return detectTokenLanguage(spreadTokenSample(table, options.maxChars ?? 256), options);
+  const maxChars = options.maxChars ?? DOCUMENT_SAMPLE_CHARS;
+  return detectTokenLanguage(spreadTokenSample(table, maxChars), { ...options, maxChars });
 }
 
 /**
