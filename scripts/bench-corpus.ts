@@ -3,7 +3,7 @@
  *
  *   npx tsx scripts/make-corpus.ts --out /tmp/corpus.jsonl
  *   npm run bench:corpus -- --corpus /tmp/corpus.jsonl [--labels <corpus>.labels.jsonl] [--verify off] [--flags off]
- *       [--cli source|dist] [--workers n] [--keep DIR] [--no-startup] [--misses 20]
+ *       [--cli source|dist] [--workers n] [--keep DIR] [--no-startup] [--misses 20] [--config overlay.json]
  *
  * Runs the real CLI path, `neardup dedup <corpus> --data <fresh dir>` with the defaults (flag stages on),
  * in a child process under /usr/bin/time, so the CPU time (user + system) and peak RSS are the
@@ -15,8 +15,9 @@
  *
  * Then, from the labels and the index the run left (documents table: kind, match_id, url):
  *   caught        copies not stored, overall and by kind (a variant of a variant counts as a copy);
- *   removed       distinct documents not stored; those whose matched stored document has every
- *                 sentence inside them are counted apart as `containment` (the rule's containment);
+ *   removed       distinct documents not stored; those that hold every sentence of the stored document
+ *                 they matched, or whose every sentence that document holds (an excerpt), are counted
+ *                 apart as `containment` (the rule's containment, made certain on the texts);
  *   bytes/doc     size of the database files (neardup.db, -wal, -shm) over stored documents: what the
  *                 index keeps beyond the corpus text (corpus.jsonl is not counted);
  *   cpu ms/doc, peak RSS, docs/s (documents over wall time of the child).
@@ -24,7 +25,7 @@
  *   `bench-corpus: docs=<n> caught=<c>/<copies> (<ratio>) exact=<..> edit=<..> shuffle=<..> append=<..> removed=<n> containment=<n> cpu_ms_per_doc=<..> startup_cpu_ms=<..> peak_rss_mb=<..> db_bytes_per_stored_doc=<..> docs_per_s=<..>`
  */
 import { execFile } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -42,6 +43,7 @@ const { values: flags } = parseArgs({
     keep: { type: 'string' },
     'no-startup': { type: 'boolean', default: false },
     misses: { type: 'string', default: '10' },
+    config: { type: 'string' },
   },
 });
 
@@ -68,10 +70,15 @@ interface Run { readonly cpuMs: number; readonly peakRssMb: number; readonly wal
 
 async function runDedup(input: string, dataDir: string): Promise<Run> {
   const args = [cliEntry];
+  // --config: a JSON file overlaid on the defaults (e.g. other verify thresholds); --flags off adds to it.
+  const overlay = flags.config === undefined ? {} : JSON.parse(readFileSync(resolve(flags.config), 'utf8')) as Record<string, unknown>;
   if (flags.flags === 'off') {
-    const config = join(work, 'flags-off.json');
     const off = { enabled: false };
-    writeFileSync(config, JSON.stringify({ cascade: { homoglyph: off, generated: off, synonymised: off, compiled: off } }));
+    overlay.cascade = { ...(overlay.cascade as object | undefined), homoglyph: off, generated: off, synonymised: off, compiled: off };
+  }
+  if (Object.keys(overlay).length > 0) {
+    const config = join(work, 'config.json');
+    writeFileSync(config, JSON.stringify(overlay));
     args.push('--config', config);
   }
   args.push('dedup', input, '--data', dataDir, '--no-progress', '--json', '--verify', flags.verify!);
@@ -124,7 +131,8 @@ for await (const line of createInterface({ input: createReadStream(labelsFile) }
   }
 }
 
-// A removed distinct document is containment when every sentence of the stored one it matched is in it.
+// A removed distinct document is containment when every sentence of the stored one it matched is in
+// it, or every sentence of it is in the stored one (an excerpt: nothing of it is new).
 const wanted = new Set(removedDistinct.flatMap((r) => [r.url, r.matched]));
 const texts = new Map<string, string>();
 if (wanted.size > 0) {
@@ -139,7 +147,8 @@ function containsWhole(outer: string, inner: string): boolean {
   const o = squash(outer);
   return inner.split(/\n|(?<=[.!?])\s+/u).map(squash).filter((s) => s !== '').every((s) => o.includes(s));
 }
-const containment = removedDistinct.filter((r) => containsWhole(texts.get(r.url) ?? '', texts.get(r.matched) ?? '\0'));
+const containment = removedDistinct.filter((r) => containsWhole(texts.get(r.url) ?? '', texts.get(r.matched) ?? '\0')
+  || containsWhole(texts.get(r.matched) ?? '', texts.get(r.url) ?? '\0'));
 const wronglyRemoved = removedDistinct.filter((r) => !containment.includes(r));
 
 // ------------------------------------------------------------------ report
@@ -155,7 +164,7 @@ const cpuPerDoc = run.cpuMs / docs;
 process.stdout.write(`corpus ${corpus}: ${docs} documents, --verify ${flags.verify}, flag stages ${flags.flags}, cli ${flags.cli}\n`);
 process.stdout.write(`  decisions: stored ${String(run.summary.stored)}, exact ${String(run.summary.exact)}, near ${String(run.summary.near)}, similar ${String(run.summary.similar)}, skipped ${String(run.summary.skipped)}, errors ${String(run.summary.errors)}\n`);
 process.stdout.write(`  copies caught ${caughtAll}/${copies} (${f3(caughtAll / copies)}): ${COPY_KINDS.map((k) => `${k} ${caught[k]![0]}/${caught[k]![1]}`).join(', ')}\n`);
-process.stdout.write(`  distinct documents removed: ${wronglyRemoved.length} wrongly, ${containment.length} containing a whole stored document (containment)\n`);
+process.stdout.write(`  distinct documents removed: ${wronglyRemoved.length} wrongly, ${containment.length} containing a whole stored document or wholly inside one (containment)\n`);
 for (const r of wronglyRemoved.slice(0, Number(flags.misses))) process.stdout.write(`    removed ${r.url} (${r.kind} of ${r.matched})\n`);
 for (const m of missed.slice(0, Number(flags.misses))) process.stdout.write(`    missed ${m.url} (${m.kind} of ${m.base})\n`);
 process.stdout.write(`  cost: ${f3(cpuPerDoc)} CPU ms/doc whole process (${Math.round(run.cpuMs)} ms; start-up on an empty corpus ${Math.round(startupCpuMs)} ms, `
