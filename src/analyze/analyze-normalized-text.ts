@@ -8,7 +8,7 @@
  * detectLanguage, removeStopWordsAndStemParagraphs, paragraphShingles, hash64, simhashFeatures,
  * textHash — bit for bit (test/analyze/golden-analyses.test.ts pins them on the dev pages).
  */
-import { detectTokenLanguage } from '../text/detect-language.js';
+import { detectDocumentLanguage } from '../text/detect-language.js';
 import { stopWordSpansFor } from '../text/language-resources.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
@@ -29,22 +29,6 @@ export interface TokenStems {
   readonly stems: readonly (string | undefined)[];
   readonly stop: Uint32Array;
 }
-
-/** Enough leading tokens, as strings, for the language sample (languageSample reads ≤ 256 characters). */
-function leadingTokens(normalized: string, ids: Int32Array, count: number, spans: Int32Array): string[] {
-  const out: string[] = [];
-  let chars = 0;
-  for (let k = 0; k < count && chars < LANGUAGE_SAMPLE_CHARS; k++) {
-    const id = ids[k]!;
-    const token = normalized.slice(spans[id * 3]!, spans[id * 3 + 1]!);
-    out.push(token);
-    chars += token.length + 1;
-  }
-  return out;
-}
-
-/** detectTokenLanguage's default sample length. */
-const LANGUAGE_SAMPLE_CHARS = 256;
 
 /**
  * Analysis of text already normalised (normalizeText). Parameters are trusted (analyzeText
@@ -83,7 +67,7 @@ export function analyzeNormalizedText(
   // Each distinct token's word hash: the text hash is made of them.
   for (let id = 0; id < distinct; id++) murmurWordInto(normalized, spans[id * 3]!, spans[id * 3 + 1]!, tokenA, tokenB, id);
   const textHash = textHashOfIds(ids, count, tokenA, tokenB);
-  const language = count === 0 ? 'und' : detectTokenLanguage(leadingTokens(normalized, ids, count, spans));
+  const language = detectDocumentLanguage(table);
 
   // Stop words and stems, once per distinct token.
   const stopWords = stopWordSpansFor(language);
