@@ -8,7 +8,7 @@
  * detectLanguage, removeStopWordsAndStemParagraphs, paragraphShingles, hash64, simhashFeatures,
  * textHash — bit for bit (test/analyze/golden-analyses.test.ts pins them on the dev pages).
  */
-import { detectTokenLanguage } from '../text/detect-language.js';
+import { detectDocumentLanguage } from '../text/detect-language.js';
 import { stopWordSpansFor } from '../text/language-resources.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
@@ -31,26 +31,9 @@ export interface TokenStems {
   readonly stop: Uint32Array;
 }
 
-/** Enough leading tokens, as strings, for the language sample (languageSample reads ≤ 256 characters). */
-function leadingTokens(normalized: string, ids: Int32Array, count: number, spans: Int32Array): string[] {
-  const out: string[] = [];
-  let chars = 0;
-  for (let k = 0; k < count && chars < LANGUAGE_SAMPLE_CHARS; k++) {
-    const id = ids[k]!;
-    const token = normalized.slice(spans[id * 3]!, spans[id * 3 + 1]!);
-    out.push(token);
-    chars += token.length + 1;
-  }
-  return out;
-}
-
 /** A new token's word hash [0] and its stem's [1], halves A and B, before they go to its memo entry. */
 const scratchA = new Uint32Array(2);
 const scratchB = new Uint32Array(2);
-
-/** detectTokenLanguage's default sample length. */
-const LANGUAGE_SAMPLE_CHARS = 256;
-
 /**
  * Analysis of text already normalised (normalizeText). Parameters are trusted (analyzeText
  * validates them). `stemCache`: stems kept across calls (see StemCache). `sketchSize` > 0 adds the
@@ -85,7 +68,7 @@ export function analyzeNormalizedText(
   const featureLo = view(count);
   const lengths = new Int32Array(buffer, offset, paragraphCount);
 
-  const language = count === 0 ? 'und' : detectTokenLanguage(leadingTokens(normalized, ids, count, spans));
+  const language = detectDocumentLanguage(table);
   const stopWords = stopWordSpansFor(language);
   const keepAll = stopWords.size === 0;
   const rabin = params.hash === 'rabin';

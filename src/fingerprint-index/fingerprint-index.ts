@@ -319,13 +319,15 @@ export class FingerprintIndex {
     this.#dirty = true;
     this.#urls!.add(key, id);
     this.#pending[kind]++;
+    // Stored documents and near/similar members of a cluster are filed for the second stage (a
+    // variant of a variant is a copy of the base); exact copies share their stored document's sketch.
+    if (sketch !== null && (found === null || !found.exact)) this.#second?.add(id, hi, lo, sketch);
     if (similar !== null) {
       const { distance, similarity, containment } = similar;
       return { kind: 'similar', id, matchId: similar.id, matchUrl: similar.url, distance, similarity, containment };
     }
     if (found === null) {
       this.#table!.add(id, hi, lo);
-      if (sketch !== null) this.#second?.add(id, hi, lo, sketch);
       return { kind: 'stored', id };
     }
     if (found.exact) return { kind: 'exact', id, matchId: found.id, matchUrl: found.url, distance: 0 };
@@ -410,7 +412,10 @@ export class FingerprintIndex {
       this.#buildPasses = view.passes;
       this.#lastSeenId = maxId;
       this.#urls = new UrlLookup(this.#sql, view.filter, maxId);
-      if (this.#second !== null) this.#second.load(this.#sql.sketchChunk, maxId, this.stats().stored);
+      if (this.#second !== null) {
+        const { stored, near, similar } = this.stats();
+        this.#second.load(this.#sql.sketchChunk, maxId, stored + near + similar);
+      }
       this.#table = view.table;
     } catch (error) {
       this.#invalidate();
@@ -425,7 +430,7 @@ export class FingerprintIndex {
     const rows = this.#sql.catchUp.all(this.#lastSeenId) as [number, number, number, number, number, Uint8Array | null][];
     for (const [id, isStored, hi, lo, key, sketch] of rows) {
       if (isStored === 1) table.add(id, hi, lo);
-      if (isStored === 1 && sketch !== null) this.#second?.add(id, hi, lo, sketch);
+      if (sketch !== null) this.#second?.add(id, hi, lo, sketch); // stored rows and cluster members
       urls.add(key, id);
       this.#lastSeenId = id;
     }

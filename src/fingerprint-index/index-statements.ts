@@ -135,14 +135,18 @@ export function prepareStatements(db: Database.Database, layout: BlockLayout): I
     candidate: p('SELECT (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url, text_hash FROM documents WHERE id = ?').raw(),
     urlOf: p('SELECT url FROM documents WHERE id = ?').pluck(),
     exactByText: p("SELECT id, url, text_hash FROM documents WHERE text_key = ? AND kind = 'stored' ORDER BY id").raw(),
-    sketchRow: p('SELECT (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url, sketch FROM documents WHERE id = ?').raw(),
-    // Stored rows with a sketch, packed as hex, one string per id range: id, hi, lo (8 hex digits each),
+    // A row's fingerprint and sketch, with its cluster's stored document (itself when stored): id, url.
+    sketchRow: p(
+      `SELECT (d.fingerprint >> 32) & 4294967295, d.fingerprint & 4294967295, coalesce(m.url, d.url), d.sketch, coalesce(d.match_id, d.id)
+       FROM documents d LEFT JOIN documents m ON m.id = d.match_id WHERE d.id = ?`,
+    ).raw(),
+    // Rows with a sketch (stored documents and the near/similar members of their clusters), packed as hex, one string per id range: id, hi, lo (8 hex digits each),
     // the number n of sketch values that follow (2 digits, at most the first parameter) and the first n
     // values as stored (uint32 little-endian). The key table needs no more than its keys.
     sketchChunk: p(
       `SELECT group_concat(printf('%08x%08x%08x%02x', id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295,
          min(length(sketch) / 4, ?)) || hex(substr(sketch, 1, 4 * ?)), '')
-       FROM documents WHERE id > ? AND id <= ? AND kind = 'stored' AND sketch IS NOT NULL`,
+       FROM documents WHERE id > ? AND id <= ? AND sketch IS NOT NULL`,
     ).pluck(),
     insert: p(`INSERT INTO documents (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`),
     insertSkipped: p('INSERT INTO skipped (url, reason, detail, at) VALUES (?, ?, ?, ?)'),
@@ -268,8 +272,10 @@ export function insertArguments(
     optionalString(doc, 'lastModified'),
     optionalInt(doc, 'depth'),
     textKeyOf(doc.textHash),
-    // Only stored documents are ever compared with later ones: rejected rows keep no sketch.
-    kind === 'stored' && doc.sketch !== undefined && doc.sketch !== null ? sketchToBytes(doc.sketch) : null,
+    // Stored documents and the near and similar members of their clusters are compared with later
+    // ones (a variant of a variant is a copy of the base, issue 25); an exact copy's sketch is its
+    // stored document's, so it keeps none.
+    kind !== 'exact' && doc.sketch !== undefined && doc.sketch !== null ? sketchToBytes(doc.sketch) : null,
     found?.similarity ?? null,
     found?.containment ?? null,
   );

@@ -5,6 +5,13 @@
  * Jaccard or containment over the thresholds). The best confirmed one (highest Jaccard, then the
  * lowest id) is the match.
  *
+ * The cluster, not only its stored document (issue 25, SQLite): documents rejected as near or similar
+ * keep their sketch and are filed too; one of them confirmed makes the new document a member of the
+ * same cluster (the match is the cluster's stored document; distance and similarity are to the
+ * member). A variant of a variant is a copy of the base even when it has drifted past the thresholds
+ * from the base itself. A member confirms on Jaccard only, never on containment (which does not chain).
+ * (The PostgreSQL index still compares with stored documents only.)
+ *
  * Runs inside the index's write transaction like the k rule, so "two documents the second stage
  * would match are never both stored" holds across threads and processes as it does for `near`: the
  * key table is caught up with other writers' rows before the decision (see FingerprintIndex).
@@ -116,19 +123,25 @@ export class SecondStage {
     let best: SimilarMatch | null = null;
     for (let i = 0; i < list.count; i++) {
       const id = list.ids[i]!;
-      const row = this.#sketchRow.get(id) as [number, number, string, Uint8Array | null] | undefined;
+      const row = this.#sketchRow.get(id) as [number, number, string, Uint8Array | null, number] | undefined;
       if (row === undefined || row[3] === null) continue;
       const distance = popcount32((row[0] ^ hi) >>> 0) + popcount32((row[1] ^ lo) >>> 0);
       const outcome = verifySimilar(distance, sketch, sketchFromBytes(row[3]), this.options);
       if (!outcome.similar) continue;
-      if (best === null || outcome.jaccard > best.similarity || (outcome.jaccard === best.similarity && id < best.id)) {
-        best = { id, url: row[2], distance, similarity: outcome.jaccard, containment: outcome.containment };
+      // A member of a cluster matched: the match is its stored document (row[4]); the distance and
+      // similarity are the member's, the evidence. A member counts on Jaccard only: containment does
+      // not chain (a short page contained in a stored one, and in a later one, says nothing of the
+      // two): on issue 25's corpus containment through members removed 19 distinct documents.
+      const root = Number(row[4]);
+      if (root !== id && outcome.basis !== 'jaccard') continue;
+      if (best === null || outcome.jaccard > best.similarity || (outcome.jaccard === best.similarity && root < best.id)) {
+        best = { id: root, url: row[2], distance, similarity: outcome.jaccard, containment: outcome.containment };
       }
     }
     return best;
   }
 
   #emptyTable(): SketchKeyTable {
-    return new SketchKeyTable({ keys: this.options.candidateKeys });
+    return new SketchKeyTable({ keys: this.options.candidateKeys, minShared: this.options.minSharedKeys });
   }
 }

@@ -8,9 +8,17 @@
  * only, and blocks matched exactly reached 79/88 re-templated and 73/88 edited copies, where 8
  * sketch keys reached 87 and 88).
  *
- * A key shared by many documents (a site's template shingle that happens to hash low) would make
- * every lookup list all of them; a lookup reads only the `perKeyLimit` documents filed last under a
- * key. A true copy shares most of its keys, so the limit costs little recall.
+ * Filed by pairs (issue 25): with `minShared` ≥ 2 (the default rule: 2 of 8) a document is filed
+ * under a key made of each pair of its `keys` smallest values, and a lookup reads the documents under
+ * the query's pairs. A document sharing s of the keys meets the query on s·(s−1)/2 pairs, so "shares
+ * at least minShared keys" is "meets on at least minShared·(minShared−1)/2 pairs", exactly the old
+ * rule — but every list can be read whole. Single keys had to be cut (the 32 newest documents of a
+ * key were read): a corpus that reuses sentences files hundreds of documents under a popular value,
+ * and a copy filed early was never found again (80 of 4,000 planted copies in issue 25's corpus). A
+ * pair of values is popular only where two documents share much text; and the fingerprint filter
+ * below drops the unrelated ones before anything is read from SQLite. Cost: keys·(keys−1)/2 entries a
+ * document instead of keys (28 at 8 keys: ~0.45 KB a document in memory instead of ~180 bytes).
+ * With `minShared` 1 documents are filed under single values, read whole too.
  *
  * Each document's fingerprint is kept beside it (8 bytes), so a lookup drops the candidates beyond
  * the second stage's distance K before anyone reads their sketches from SQLite: documents made of
@@ -33,8 +41,16 @@ import type { IdList } from './id-list.js';
 export interface SketchKeyTableOptions {
   /** Smallest sketch values each document is filed under. @default 8 */
   readonly keys?: number;
-  /** Documents read per key and lookup (the newest). @default 32 */
-  readonly perKeyLimit?: number;
+  /** Keys a candidate must share with the query; ≥ 2 files documents by pairs of keys. @default 2 */
+  readonly minShared?: number;
+}
+
+/** The key of a pair of sketch values (a before b; a === b for a one-value sketch). */
+function pairKey(a: number, b: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** Slots are rehashed above this load (linear probing stays short up to ~0.75). */
@@ -62,7 +78,9 @@ function grown<T extends Uint32Array | Int32Array>(array: T, capacity: number, k
 
 export class SketchKeyTable {
   readonly keys: number;
-  readonly perKeyLimit: number;
+  readonly minShared: number;
+  /** Filed by pairs of values (minShared ≥ 2) rather than by single values. */
+  readonly #pairs: boolean;
   // Open-addressing table of distinct keys → head entry (entry index + 1; 0 = empty slot), interleaved
   // (slot s: key at 2s, head at 2s + 1) so that a probe touches one cache line, not two.
   #slots = new Uint32Array(2 * MIN_CAPACITY);
@@ -82,11 +100,13 @@ export class SketchKeyTable {
   #counts = new Uint32Array(512);
   #countStamps = new Uint32Array(512);
   #stamp = 0;
+  #counted = 0; // documents counted in the current lookup
 
   constructor(options: SketchKeyTableOptions = {}) {
     this.keys = options.keys ?? 8;
-    this.perKeyLimit = options.perKeyLimit ?? 32;
-    for (const [name, value] of [['keys', this.keys], ['perKeyLimit', this.perKeyLimit]] as const) {
+    this.minShared = options.minShared ?? 2;
+    this.#pairs = this.minShared >= 2;
+    for (const [name, value] of [['keys', this.keys], ['minShared', this.minShared]] as const) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`Expected \`${name}\` to be a positive integer, got ${String(value)}`);
     }
   }
@@ -108,7 +128,7 @@ export class SketchKeyTable {
    */
   reserve(documents: number): void {
     if (documents > this.#docIds.length) this.#growDocuments(documents);
-    const entries = documents * this.keys;
+    const entries = documents * this.#entriesFor(this.keys);
     if (entries > this.#entryDocs.length) this.#growEntries(entries);
     if (entries > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil(entries / RESERVE_LOAD));
   }
@@ -119,70 +139,103 @@ export class SketchKeyTable {
    */
   add(id: number, sketch: Uint32Array, hi = 0, lo = 0): void {
     const n = Math.min(this.keys, sketch.length);
+    const entries = this.#entriesFor(n);
     if (this.#documents === this.#docIds.length) this.#growDocuments(this.#documents + 1);
-    if (this.#entries + n > this.#entryDocs.length) this.#growEntries(this.#entries + n);
-    if (this.#distinctKeys + n > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil((this.#distinctKeys + n) / REHASH_LOAD));
+    if (this.#entries + entries > this.#entryDocs.length) this.#growEntries(this.#entries + entries);
+    if (this.#distinctKeys + entries > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil((this.#distinctKeys + entries) / REHASH_LOAD));
     const doc = this.#documents++;
     this.#docIds[doc] = id;
     this.#docHi[doc] = hi;
     this.#docLo[doc] = lo;
-    for (let i = 0; i < n; i++) {
-      const slot = this.#findSlot(sketch[i]!);
-      if (this.#slots[2 * slot + 1] === 0) {
-        this.#slots[2 * slot] = sketch[i]!;
-        this.#distinctKeys++;
-      }
-      const entry = this.#entries++;
-      this.#entryDocs[entry] = doc;
-      this.#next[entry] = this.#slots[2 * slot + 1]!;
-      this.#slots[2 * slot + 1] = entry + 1;
+    if (!this.#pairs) {
+      for (let i = 0; i < n; i++) this.#file(sketch[i]!, doc);
+    } else if (n === 1) {
+      this.#file(pairKey(sketch[0]!, sketch[0]!), doc);
+    } else {
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.#file(pairKey(sketch[i]!, sketch[j]!), doc);
     }
+  }
+
+  /** Entries a document of n keys is filed under. */
+  #entriesFor(n: number): number {
+    return this.#pairs ? Math.max(1, (n * (n - 1)) / 2) : n;
+  }
+
+  #file(key: number, doc: number): void {
+    const slot = this.#findSlot(key);
+    if (this.#slots[2 * slot + 1] === 0) {
+      this.#slots[2 * slot] = key;
+      this.#distinctKeys++;
+    }
+    const entry = this.#entries++;
+    this.#entryDocs[entry] = doc;
+    this.#next[entry] = this.#slots[2 * slot + 1]!;
+    this.#slots[2 * slot + 1] = entry + 1;
   }
 
   /**
-   * Adds to `out` the documents filed under at least `minShared` of the first
-   * `keys` values of `sketch` (fewer when the sketch is shorter) whose fingerprint lies within
-   * `maxDistance` of (hi, lo) (64: any). A copy shares most of its keys; two unrelated documents meet
-   * on one small value now and then (the smallest of many 32-bit values are small numbers, so they
-   * collide far more often than 2⁻³²), hardly ever on two.
+   * Adds to `out` the documents filed under at least `minShared` (the table's rule when not given)
+   * of the first `keys` values of `sketch` (fewer when the sketch is shorter) whose fingerprint lies
+   * within `maxDistance` of (hi, lo) (64: any). Every document under the query's keys is read. A copy
+   * shares most of its keys; two unrelated documents meet on one small value now and then (the
+   * smallest of many 32-bit values are small numbers, so they collide far more often than 2⁻³²),
+   * hardly ever on two.
    */
-  candidates(sketch: Uint32Array, out: IdList, minShared = 1, hi = 0, lo = 0, maxDistance = 64): void {
+  candidates(sketch: Uint32Array, out: IdList, minShared = this.minShared, hi = 0, lo = 0, maxDistance = 64): void {
     const n = Math.min(this.keys, sketch.length);
     const need = Math.max(1, Math.min(minShared, n));
-    this.#ensureCounter(Math.min(n * this.perKeyLimit, this.#documents)); // distinct documents a lookup can find
     const stamp = this.#nextStamp();
-    const mask = this.#countDocs.length - 1;
-    for (let i = 0; i < n; i++) {
-      const slot = this.#findSlot(sketch[i]!);
-      let read = 0;
-      for (let e = this.#slots[2 * slot + 1]!; e !== 0 && read < this.perKeyLimit; e = this.#next[e - 1]!, read++) {
-        const doc = this.#entryDocs[e - 1]!;
-        // Count the document's keys in a small hash table (stamped, so never cleared); act when it reaches `need`.
-        let c = Math.imul(doc, 0x9e3779b1) >>> 0 & mask;
-        while (this.#countStamps[c] === stamp && this.#countDocs[c] !== doc) c = (c + 1) & mask;
-        let count = 1;
-        if (this.#countStamps[c] === stamp) count = ++this.#counts[c]!;
-        else {
-          this.#countStamps[c] = stamp;
-          this.#countDocs[c] = doc;
-          this.#counts[c] = 1;
-        }
-        if (count === need && popcount32((this.#docHi[doc]! ^ hi) >>> 0) + popcount32((this.#docLo[doc]! ^ lo) >>> 0) <= maxDistance) {
-          out.push(this.#docIds[doc]!);
-        }
+    if (!this.#pairs) {
+      for (let i = 0; i < n; i++) this.#count(sketch[i]!, need, stamp, out, hi, lo, maxDistance);
+    } else if (n === 1) {
+      this.#count(pairKey(sketch[0]!, sketch[0]!), 1, stamp, out, hi, lo, maxDistance);
+    } else {
+      const needPairs = need >= 2 ? (need * (need - 1)) / 2 : 1;
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.#count(pairKey(sketch[i]!, sketch[j]!), needPairs, stamp, out, hi, lo, maxDistance);
+    }
+  }
+
+  /** Counts the documents under `key` (stamped counter, never cleared); pushes one when it reaches `need`. */
+  #count(key: number, need: number, stamp: number, out: IdList, hi: number, lo: number, maxDistance: number): void {
+    const slot = this.#findSlot(key);
+    for (let e = this.#slots[2 * slot + 1]!; e !== 0; e = this.#next[e - 1]!) {
+      const doc = this.#entryDocs[e - 1]!;
+      if (2 * (this.#counted + 1) > this.#countDocs.length) this.#growCounter(stamp);
+      const mask = this.#countDocs.length - 1;
+      let c = Math.imul(doc, 0x9e3779b1) >>> 0 & mask;
+      while (this.#countStamps[c] === stamp && this.#countDocs[c] !== doc) c = (c + 1) & mask;
+      let count = 1;
+      if (this.#countStamps[c] === stamp) count = ++this.#counts[c]!;
+      else {
+        this.#countStamps[c] = stamp;
+        this.#countDocs[c] = doc;
+        this.#counts[c] = 1;
+        this.#counted++;
+      }
+      if (count === need && popcount32((this.#docHi[doc]! ^ hi) >>> 0) + popcount32((this.#docLo[doc]! ^ lo) >>> 0) <= maxDistance) {
+        out.push(this.#docIds[doc]!);
       }
     }
   }
 
-  /** Room in the per-lookup counter for `found` documents (at most half full). */
-  #ensureCounter(found: number): void {
-    if (2 * found <= this.#countDocs.length) return;
-    let capacity = this.#countDocs.length;
-    while (capacity < 2 * found) capacity *= 2;
+  /** Doubles the per-lookup counter, keeping the current lookup's counts. */
+  #growCounter(stamp: number): void {
+    const docs = this.#countDocs;
+    const counts = this.#counts;
+    const stamps = this.#countStamps;
+    const capacity = 2 * docs.length;
+    const mask = capacity - 1;
     this.#countDocs = new Uint32Array(capacity);
     this.#counts = new Uint32Array(capacity);
     this.#countStamps = new Uint32Array(capacity);
-    this.#stamp = 0;
+    for (let s = 0; s < docs.length; s++) {
+      if (stamps[s] !== stamp) continue;
+      let c = Math.imul(docs[s]!, 0x9e3779b1) >>> 0 & mask;
+      while (this.#countStamps[c] === stamp) c = (c + 1) & mask;
+      this.#countStamps[c] = stamp;
+      this.#countDocs[c] = docs[s]!;
+      this.#counts[c] = counts[s]!;
+    }
   }
 
   /** A stamp no slot of the counter holds yet. */
@@ -191,6 +244,7 @@ export class SketchKeyTable {
       this.#countStamps.fill(0);
       this.#stamp = 0;
     }
+    this.#counted = 0;
     return ++this.#stamp;
   }
 

@@ -8,8 +8,12 @@
  * Tokens are runs of Unicode letters and digits (combining marks stay with the letter before them).
  * Scripts written without spaces between words — Han, Hiragana, Katakana, Thai, Lao, Khmer,
  * Myanmar — give one token per character. Everything else (spaces, punctuation, symbols, U+FFFD)
- * separates. Paragraphs are separated by a blank line (two or more line breaks) or U+2029; a single
- * line break is a soft wrap inside a paragraph. Paragraphs without tokens are left out.
+ * separates. Paragraphs are separated by a blank line (two or more line breaks with only whitespace
+ * between them) or U+2029; a single
+ * line break is a soft wrap inside a paragraph — except in a text with no blank line (a line of
+ * whitespace alone) nor U+2029 between its tokens at all, where every line break ends a paragraph:
+ * most text corpora write one paragraph a line, and extraction (HTML) always writes blank lines, so
+ * pages are unchanged. Paragraphs without tokens are left out.
  */
 
 const SEPARATOR = 0;
@@ -93,6 +97,12 @@ function grow(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
   return out;
 }
 
+/** Whitespace that is no line break (what NFKC leaves of the spaces, and the rest). */
+function isSpace(unit: number): boolean {
+  return unit === 0x20 || unit === 0x09 || unit === 0x0b || unit === 0x0c || unit === 0xa0 || unit === 0x3000
+    || (unit >= 0x2000 && unit <= 0x200a) || unit === 0x1680 || unit === 0x202f || unit === 0x205f || unit === 0x85;
+}
+
 /**
  * Class of the character at `i` plus 4 × (its width − 1): a surrogate pair is classified as one
  * character of width 2; a lone surrogate separates.
@@ -113,6 +123,12 @@ export function tokenTable(text: string): TokenTable {
   let count = 0;
   let paragraphEnds = new Int32Array(16);
   let paragraphCount = 0;
+  // Ends at single line breaks, used only when the text has no blank line between tokens (see above).
+  let lineEnds = new Int32Array(16);
+  let lineCount = 0;
+  let blankLine = false; // a blank line (or U+2029) lies between two tokens somewhere in the text
+  let blank = false; // ... between the last token and the next
+  let pureBreaks = 0; // consecutive line breaks with only whitespace between them
   let spans = new Int32Array(3 * Math.max(16, n >>> 4));
   let distinct = 0;
   // Open addressing: slot → id + 1 (0: empty); kept at most half full.
@@ -127,12 +143,18 @@ export function tokenTable(text: string): TokenTable {
     const cls = first & 3;
     if (cls === SEPARATOR) {
       const unit = text.charCodeAt(i);
-      if (unit === 0x0a || (unit === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) lineBreaks++;
-      else if (unit === 0x2029) lineBreaks += 2;
+      if (unit === 0x0a || (unit === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+        lineBreaks++;
+        if (++pureBreaks >= 2) blank = true;
+      } else if (unit === 0x2029) {
+        lineBreaks++;
+        blank = true;
+      } else if (unit !== 0x0d && !isSpace(unit)) pureBreaks = 0;
       i += 1 + (first >>> 2);
       continue;
     }
     if (cls === MARK) {
+      pureBreaks = 0;
       i += 1 + (first >>> 2);
       continue;
     }
@@ -163,11 +185,20 @@ export function tokenTable(text: string): TokenTable {
     h = Math.imul(h, 0x2c1b3c6d);
     h ^= h >>> 12;
 
-    if (lineBreaks >= 2 && count > 0 && (paragraphCount === 0 || paragraphEnds[paragraphCount - 1] !== count)) {
+    if (blank && count > 0 && (paragraphCount === 0 || paragraphEnds[paragraphCount - 1] !== count)) {
       if (paragraphCount === paragraphEnds.length) paragraphEnds = grow(paragraphEnds, paragraphCount);
       paragraphEnds[paragraphCount++] = count;
     }
+    if (lineBreaks >= 1 && count > 0 && !blankLine) {
+      if (blank) blankLine = true;
+      else {
+        if (lineCount === lineEnds.length) lineEnds = grow(lineEnds, lineCount);
+        lineEnds[lineCount++] = count;
+      }
+    }
     lineBreaks = 0;
+    pureBreaks = 0;
+    blank = false;
     const length = end - start;
     let slot = h & mask;
     let id = -1;
@@ -207,6 +238,10 @@ export function tokenTable(text: string): TokenTable {
     }
     if (count === ids.length) ids = grow(ids, count);
     ids[count++] = id;
+  }
+  if (!blankLine && lineCount > 0) {
+    paragraphEnds = lineEnds;
+    paragraphCount = lineCount;
   }
   if (count > 0 && (paragraphCount === 0 || paragraphEnds[paragraphCount - 1] !== count)) {
     if (paragraphCount === paragraphEnds.length) paragraphEnds = grow(paragraphEnds, paragraphCount);

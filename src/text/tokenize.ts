@@ -5,7 +5,9 @@
  * yields shingles (of characters). Everything else (spaces, punctuation, symbols, U+FFFD) separates.
  *
  * Paragraphs are separated by a blank line (two or more line breaks, as extraction writes them) or
- * U+2029; a single line break is a soft wrap inside a paragraph.
+ * U+2029; a single line break is a soft wrap inside a paragraph — unless the text has no blank line
+ * between its tokens at all, where each line break ends a paragraph (one paragraph a line, as in most
+ * text corpora).
  *
  * The scanner itself is tokenTable (token-table.ts); these give its tokens as strings.
  */

@@ -87,6 +87,39 @@ describe('exact duplicates by text hash, second stage', () => {
     expect(again.checkAndInsert(doc('u:3', FAR, 'h3', sketchOf(20, 2020)))).toMatchObject({ kind: 'similar', matchId: 1 });
   });
 
+  it('matches the cluster, not only its stored document: a variant of a variant is a copy of the base (issue 25)', () => {
+    const index = open('cluster.db');
+    index.checkAndInsert(doc('u:base', BASE, 'h0', sketchOf(0, 2000)));
+    // V: J 0.78 with the base. W: J 0.78 with V, 0.6 with the base (below the thresholds).
+    expect(index.checkAndInsert(doc('u:v', FAR, 'h1', sketchOf(250, 2250)))).toMatchObject({ kind: 'similar', matchId: 1 });
+    const w = flipBits(FAR, [1, 2, 3, 4]); // 4 bits from V: beyond k, so the second stage decides
+    const decision = index.checkAndInsert(doc('u:w', w, 'h2', sketchOf(500, 2500)));
+    expect(decision).toMatchObject({ kind: 'similar', matchId: 1, matchUrl: 'u:base', distance: 4 });
+    expect((decision as { similarity: number }).similarity).toBeGreaterThan(0.7); // W against V, the evidence
+    // An exact copy keeps no sketch; stored and near/similar rows do.
+    index.checkAndInsert(doc('u:w2', w, 'h2'));
+    index.close();
+    opened = [];
+    // Reopened: the members' sketches are loaded with the stored ones.
+    const again = open('cluster.db');
+    const x = flipBits(w, [40, 41, 42, 43]);
+    expect(again.checkAndInsert(doc('u:x', x, 'h3', sketchOf(750, 2750)))).toMatchObject({ kind: 'similar', matchId: 1, matchUrl: 'u:base' });
+    // Something far from every member is still stored.
+    expect(again.checkAndInsert(doc('u:y', x, 'h4', sketchOf(1800, 3800))).kind).toBe('stored');
+  });
+
+  it('a member counts on Jaccard only: a page holding a member contained in the stored one does not join', () => {
+    const index = open('chain.db');
+    index.checkAndInsert(doc('u:long', BASE, 'h0', sketchOf(0, 3000)));
+    // A third of the stored page: similar by containment, a member of its cluster.
+    expect(index.checkAndInsert(doc('u:part', FAR, 'h1', sketchOf(0, 1000)))).toMatchObject({ kind: 'similar', matchId: 1 });
+    // A page holding that third and as much again of its own: it contains the member (containment 1),
+    // and is nothing like the stored page (J 0.2).
+    const ids = [...Array.from({ length: 1000 }, (_, i) => i), ...Array.from({ length: 1500 }, (_, i) => 10_000 + i)];
+    const other = shingleSketch(Uint32Array.from(ids, (id) => Math.imul(id, 0x9e3779b1) >>> 0), Uint32Array.from(ids, (id) => id), ids.length, verify.sketchSize);
+    expect(index.checkAndInsert(doc('u:other', flipBits(FAR, [1, 2, 3, 4]), 'h2', other)).kind).toBe('stored');
+  });
+
   it('a reopened index rebuilds the key table from every stored sketch, short ones and rows of other kinds among them', () => {
     const a = open('reopen.db');
     a.checkAndInsert(doc('u:1', BASE, 'h1', sketchOf(0, 2000)));

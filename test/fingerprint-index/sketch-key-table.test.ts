@@ -12,8 +12,8 @@ function lookup(table: SketchKeyTable, s: Uint32Array): number[] {
 }
 
 describe('SketchKeyTable', () => {
-  it('lists the documents sharing one of the query\'s first `keys` values, and only those', () => {
-    const table = new SketchKeyTable({ keys: 2 });
+  it('lists the documents sharing one of the query\'s first `keys` values, and only those (minShared 1)', () => {
+    const table = new SketchKeyTable({ keys: 2, minShared: 1 });
     table.add(1, sketch(10, 20, 30));
     table.add(2, sketch(20, 40, 50));
     table.add(3, sketch(5, 30, 60)); // filed under 5 and 30
@@ -24,10 +24,12 @@ describe('SketchKeyTable', () => {
     expect(table.size).toBe(3);
   });
 
-  it('reads the newest `perKeyLimit` documents of a crowded key', () => {
-    const table = new SketchKeyTable({ keys: 1, perKeyLimit: 3 });
-    for (let id = 1; id <= 10; id++) table.add(id, sketch(7, 100 + id));
-    expect(lookup(table, sketch(7))).toEqual([8, 9, 10]);
+  it('finds every document of a crowded key, the first filed too (issue 25: the 32 newest were read)', () => {
+    for (const minShared of [1, 2]) {
+      const table = new SketchKeyTable({ keys: 2, minShared });
+      for (let id = 1; id <= 500; id++) table.add(id, sketch(7, 8, 100 + id));
+      expect(lookup(table, sketch(7, 8))).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
+    }
   });
 
   it('agrees with a brute-force scan over many documents (growing and rehashing)', () => {
@@ -35,7 +37,7 @@ describe('SketchKeyTable', () => {
       fc.array(fc.uniqueArray(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 600 }),
       fc.uniqueArray(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 12 }),
       (docs, query) => {
-        const table = new SketchKeyTable({ keys: 4, perKeyLimit: 1_000_000 });
+        const table = new SketchKeyTable({ keys: 4, minShared: 1 });
         const sketches = docs.map((d) => sketch(...d));
         sketches.forEach((s, i) => table.add(i + 1, s));
         const q = sketch(...query);
@@ -47,7 +49,7 @@ describe('SketchKeyTable', () => {
     ), { numRuns: 60 });
   });
 
-  it.each([[{ keys: 0 }, /`keys`/], [{ perKeyLimit: 1.5 }, /`perKeyLimit`/]])('refuses %j', (options, message) => {
+  it.each([[{ keys: 0 }, /`keys`/], [{ minShared: 1.5 }, /`minShared`/], [{ minShared: 0 }, /`minShared`/]])('refuses %j', (options, message) => {
     expect(() => new SketchKeyTable(options)).toThrow(message);
   });
 });
@@ -62,8 +64,11 @@ describe('SketchKeyTable with minShared', () => {
     table.candidates(sketch(1, 2, 3, 99), out, 2);
     expect([...out.ids.subarray(0, out.count)].sort()).toEqual([1, 3]);
     out.clear();
-    table.candidates(sketch(1), out, 2); // one value: one shared key is all it can have
-    expect([...out.ids.subarray(0, out.count)].sort()).toEqual([1, 2]);
+    // Filed by pairs: a one-value query meets the one-value documents with its value only (a
+    // document of more values has a Jaccard of at most 1/2 with it anyway).
+    table.add(4, sketch(1));
+    table.candidates(sketch(1), out, 2);
+    expect([...out.ids.subarray(0, out.count)].sort()).toEqual([4]);
   });
 });
 
@@ -93,7 +98,7 @@ describe('SketchKeyTable with fingerprints', () => {
     fc.assert(fc.property(
       fc.array(doc, { minLength: 1, maxLength: 400 }), doc, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 64 }), fc.boolean(),
       (docs, query, minShared, maxDistance, reserve) => {
-        const table = new SketchKeyTable({ keys: 4, perKeyLimit: 1_000_000 });
+        const table = new SketchKeyTable({ keys: 4, minShared });
         if (reserve) table.reserve(docs.length);
         docs.forEach((d, i) => table.add(i + 1, sketch(...d.keys), d.hi >>> 0, d.lo >>> 0));
         const q = sketch(...query.keys);
@@ -103,7 +108,9 @@ describe('SketchKeyTable with fingerprints', () => {
           const s = sketch(...d.keys);
           const shared = [...s.subarray(0, 4)].filter((k) => qKeys.has(k)).length;
           const distance = popcount32((d.hi ^ query.hi) >>> 0) + popcount32((d.lo ^ query.lo) >>> 0);
-          return shared >= need && shared >= 1 && distance <= maxDistance ? [i + 1] : [];
+          // By pairs (minShared ≥ 2), a one-value query meets only one-value documents.
+          const met = minShared >= 2 && need === 1 ? s.length === 1 && shared === 1 : shared >= need && shared >= 1;
+          return met && distance <= maxDistance ? [i + 1] : [];
         });
         const out = new IdList();
         table.candidates(q, out, minShared, query.hi >>> 0, query.lo >>> 0, maxDistance);

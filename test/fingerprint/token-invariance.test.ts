@@ -11,11 +11,15 @@
  *   see fold-homoglyphs.ts), Greek sigma aside (lower-casing writes a word-final `Σ` as `ς`, so
  *   `ασ` and `ΑΣ` are different tokens; real Greek text never ends a word on `σ`);
  * - whitespace: runs of spaces, tabs, no-break, em and ideographic spaces, and at most one line
- *   break (a soft wrap) between two words;
+ *   break (a soft wrap) between two words — in a text with blank lines only: in a text without any,
+ *   each line break ends a paragraph (one paragraph a line, as in most text corpora);
+ * - default-ignorable code points inside words (soft hyphen, ZWSP, ZWNJ, ZWJ, word joiner, BOM, a
+ *   variation selector; issue 28): normalisation removes them;
  * - punctuation between words (with or without a space);
  * - paragraph breaks written differently: `\n\n`, `\r\n\r\n`, `\r\r`, U+2029, blank lines holding
  *   spaces, several blank lines, a punctuation-only paragraph (`* * *`) between two paragraphs, and
- *   blank lines or punctuation before the first and after the last paragraph;
+ *   blank lines or punctuation before the first and after the last paragraph; or, in a text without
+ *   blank lines, a single `\n`, `\r\n` or `\r` (with spaces around) between paragraphs;
  * - look-alike letters: a letter swapped for another member of its look-alike class.
  * Texts: the real texts of the test fixtures, samples in several languages, and random words in one
  * alphabetic script per text (with digits and Han characters).
@@ -79,7 +83,13 @@ interface Perturbation {
   readonly homoglyphRate: number;
   readonly punctuationRate: number;
   readonly softWrapRate: number;
+  readonly ignorableRate: number;
+  /** Paragraphs end at single line breaks (a text without blank lines) instead of blank lines. */
+  readonly lines: boolean;
 }
+
+const IGNORABLES = ['\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\ufe0f', '\u180e'] as const;
+const LINE_BREAKS = ['\n', '\r\n', '\r', ' \n ', '\t\r\n', '\n\u3000'] as const;
 
 function prng(seed: number): () => number {
   let s = seed >>> 0 || 1;
@@ -98,17 +108,18 @@ function perturbWord(word: string, p: Perturbation, random: () => number): strin
     if (random() < p.caseRate && caseFlippable(c)) c = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
     const members = classOf.get(c);
     if (members !== undefined && random() < p.homoglyphRate) c = members[Math.floor(random() * members.length)]!;
+    if (out !== '' && random() < p.ignorableRate) out += IGNORABLES[Math.floor(random() * IGNORABLES.length)]!;
     out += c;
   }
   return out;
 }
 
-function wordSeparator(p: Perturbation, random: () => number): string {
+function wordSeparator(p: Perturbation, random: () => number, softWraps: boolean): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   let sep = '';
   if (random() < p.punctuationRate) sep += pick(PUNCTUATION);
   if (sep === '' || random() < 0.7) sep += pick(WHITESPACE);
-  if (random() < p.softWrapRate) sep += random() < 0.5 ? '\n' : '\r\n';
+  if (softWraps && random() < p.softWrapRate) sep += random() < 0.5 ? '\n' : '\r\n';
   if (random() < p.punctuationRate / 2) sep += pick(PUNCTUATION);
   return sep;
 }
@@ -117,8 +128,10 @@ function render(shape: Shape, p: Perturbation | null): string {
   if (p === null) return shape.map((words) => words.join(' ')).join('\n\n');
   const random = prng(p.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const paragraphs = shape.map((words) => words.map((w, i) => (i === 0 ? '' : wordSeparator(p, random)) + perturbWord(w, p, random)).join(''));
-  return pick(EDGES) + paragraphs.map((text, i) => (i === 0 ? '' : pick(PARAGRAPH_BREAKS)) + text).join('') + pick(EDGES);
+  // A line break inside a paragraph is a soft wrap only where blank lines separate paragraphs.
+  const softWraps = !p.lines && shape.length > 1;
+  const paragraphs = shape.map((words) => words.map((w, i) => (i === 0 ? '' : wordSeparator(p, random, softWraps)) + perturbWord(w, p, random)).join(''));
+  return pick(EDGES) + paragraphs.map((text, i) => (i === 0 ? '' : pick(p.lines ? LINE_BREAKS : PARAGRAPH_BREAKS)) + text).join('') + pick(EDGES);
 }
 
 const SCRIPTS: readonly string[] = [
@@ -143,6 +156,8 @@ const perturbation: fc.Arbitrary<Perturbation> = fc.record({
   homoglyphRate: fc.constantFrom(0, 0.3, 1),
   punctuationRate: fc.constantFrom(0, 0.2, 0.8),
   softWrapRate: fc.constantFrom(0, 0.05, 0.3),
+  ignorableRate: fc.constantFrom(0, 0, 0.05, 0.3),
+  lines: fc.boolean(),
 });
 
 function outputs(text: string, p: FingerprintParams) {

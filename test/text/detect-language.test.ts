@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { franc } from 'franc-min';
 import { describe, expect, it } from 'vitest';
-import { detectLanguage, francMin } from '../../src/text/detect-language.js';
+import { detectDocumentLanguage, detectLanguage, francMin, spreadTokenSample } from '../../src/text/detect-language.js';
+import { tokenTable } from '../../src/text/token-table.js';
 import { normalizeText } from '../../src/text/normalize-text.js';
 import { loadDevTruth } from '../helpers/dev-texts.js';
 
@@ -61,5 +62,52 @@ describe('detectLanguage', () => {
     const russian = 'Правительство объявило вчера, что новые меры вступят в силу. '.repeat(50);
     expect(detectLanguage(english + russian, { maxChars: english.length })).toBe('eng');
     expect(detectLanguage(english + russian, { maxChars: 4000 })).toBe('rus');
+  });
+});
+
+describe('detectDocumentLanguage (issue 25): a sample spread over the whole text', () => {
+  const table = (text: string) => tokenTable(normalizeText(text));
+  const mixed = devTexts.map((t) => t.split(/\n\s*\n/).filter((p) => p.trim() !== ''));
+
+  it('the same language whatever the order of the paragraphs', () => {
+    // Documents mixing paragraphs of two dev pages in different languages: the first paragraph
+    // decided the language before; any order now gives one answer.
+    const byLanguage = new Map<string, string[][]>();
+    for (const paragraphs of mixed) {
+      const language = detectLanguage(normalizeText(paragraphs.join('\n\n')), { maxChars: 4000 });
+      byLanguage.set(language, [...(byLanguage.get(language) ?? []), paragraphs]);
+    }
+    const [a, b] = [...byLanguage.entries()].filter(([l]) => l !== 'und').sort((x, y) => y[1].length - x[1].length).map(([, docs]) => docs[0]!);
+    const paragraphs = [...a!.slice(0, 4), ...b!.slice(0, 4)];
+    const answers = new Set<string>();
+    fc.assert(fc.property(fc.array(fc.nat(), { minLength: paragraphs.length, maxLength: paragraphs.length }), (keys) => {
+      const order = paragraphs.map((p, i) => [keys[i]!, p] as const).sort((x, y) => x[0] - y[0]).map(([, p]) => p);
+      answers.add(detectDocumentLanguage(table(order.join('\n\n'))));
+    }), { numRuns: 30, seed: 25 });
+    expect(answers.size).toBe(1);
+    // The first paragraph's answer moved with the order.
+    expect(detectLanguage(normalizeText(a!.slice(0, 4).join('\n\n')))).not.toBe(detectLanguage(normalizeText(b!.slice(0, 4).join('\n\n'))));
+  });
+
+  it('agrees with the leading sample on whole dev pages (the same language, read elsewhere)', () => {
+    let same = 0;
+    for (const text of devTexts) if (detectDocumentLanguage(table(text)) === detectLanguage(normalizeText(text))) same++;
+    expect(same).toBeGreaterThanOrEqual(devTexts.length - 4);
+  });
+
+  it('is und for empty or letterless text', () => {
+    expect(detectDocumentLanguage(table(''))).toBe('und');
+    expect(detectDocumentLanguage(table('1234567890 42 !!!'))).toBe('und');
+  });
+
+  it('does not depend on the thread (the sample uses no seeded hash)', () => {
+    expect(spreadTokenSample(table(devTexts[0]!))).toEqual(spreadTokenSample(table(devTexts[0]!)));
+    expect(spreadTokenSample(table(devTexts[3]!)).slice(0, 3)).toMatchInlineSnapshot(`
+      [
+        "friday",
+        "that",
+        "wework",
+      ]
+    `);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dominantScript, foldHomoglyphs } from '../../src/text/fold-homoglyphs.js';
 import { HOMOGLYPH_CLASSES } from '../../src/text/homoglyph-table.js';
 import { normalizeText } from '../../src/text/normalize-text.js';
+import { tokenize } from '../../src/text/tokenize.js';
 
 describe('normalizeText', () => {
   it('applies NFKC and lower case', () => {
@@ -119,5 +120,20 @@ describe('homoglyph table', () => {
         if (member !== '') expect(alternates.has(member), `${cls.latin} ~ ${member}`).toBe(true);
       }
     }
+  });
+});
+
+describe('normalizeText: default-ignorable code points (issue 28, normaliser 3)', () => {
+  it.each([
+    ['soft hyphen', '\u00ad'], ['zero width space', '\u200b'], ['ZWNJ', '\u200c'], ['ZWJ', '\u200d'],
+    ['word joiner', '\u2060'], ['BOM / ZWNBSP', '\ufeff'], ['variation selector 16', '\ufe0f'],
+    ['left-to-right mark', '\u200e'], ['Mongolian vowel separator', '\u180e'], ['tag character', '\u{e0041}'],
+  ])('%s inside a word is removed, so the word is the same token', (_name, ch) => {
+    expect(normalizeText(`de${ch}dupli${ch}cation Co${ch}py`)).toBe('deduplication copy');
+    expect(tokenize(normalizeText(`near${ch}duplicate`))).toEqual(['nearduplicate']);
+  });
+
+  it('leaves text without them as it was', () => {
+    expect(normalizeText('Plain text, no ignorables.')).toBe('plain text, no ignorables.');
   });
 });

@@ -16,8 +16,8 @@
  * their first `candidateKeys` values; then both took that key's lock, so one transaction waited for the
  * other's end and then, its catch-up reading the committed row after its locks, had the other's keys in
  * its table. Hence two documents the second stage would match are never both stored, with any number of
- * writers, as for the k rule. (The table reads the `perKeyLimit` newest documents of a key, as on SQLite:
- * the guarantee is about what the stage finds.)
+ * writers, as for the k rule. (The table reads every document of a key, pairs of keys by default, as
+ * on SQLite; see SketchKeyTable.)
  */
 import type pg from 'pg';
 import { popcount32 } from '../../fingerprint/fingerprint-codec.js';
@@ -44,7 +44,7 @@ export class PgSecondStage {
 
   constructor(options: SecondStageOptions) {
     this.options = options;
-    this.#table = new SketchKeyTable({ keys: options.candidateKeys });
+    this.#table = new SketchKeyTable({ keys: options.candidateKeys, minShared: options.minSharedKeys });
     const scratch = new Uint32Array(options.candidateKeys);
     this.#scratch = Array.from({ length: options.candidateKeys + 1 }, (_, n) => scratch.subarray(0, n));
   }
@@ -100,7 +100,7 @@ export class PgSecondStage {
 
   /** A key table of one batch's stored documents (the batch's own rows are looked up like stored ones). */
   batchTable(): SketchKeyTable {
-    return new SketchKeyTable({ keys: this.options.candidateKeys });
+    return new SketchKeyTable({ keys: this.options.candidateKeys, minShared: this.options.minSharedKeys });
   }
 
   /** Ids the batch table lists for `sketch` (the same rule as `candidates`). */
