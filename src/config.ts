@@ -107,7 +107,7 @@ export const configSchema = section({
     queueBudgetMultiple: int(1, 1_000_000),
   }),
   dedup: section({
-    /** Worker threads for extraction and fingerprinting; 0 = one per core. */
+    /** Worker threads for extraction and fingerprinting; 0 = one per core but one (none on one core). */
     workers: int(0, 256),
     maxInFlight: int(1, 1_000_000),
   }),

@@ -12,6 +12,7 @@ import { detectDocumentLanguage } from '../text/detect-language.js';
 import { stopWordSpansFor } from '../text/language-resources.js';
 import { stemmerFor } from '../text/remove-stop-words-and-stem.js';
 import type { StemCache } from '../text/stem-cache.js';
+import { MEMO_STEM_A, MEMO_STEM_B, MEMO_STOP, MEMO_STRIDE, MEMO_TOKEN_A, MEMO_TOKEN_B, TokenMemo } from '../text/token-memo.js';
 import { tokenTable, type TokenTable } from '../text/token-table.js';
 import type { FingerprintParams, TextAnalysis } from '../types.js';
 import { murmurFeatureHashes, rabinFeatureHashes } from '../fingerprint/fingerprint-words.js';
@@ -30,6 +31,9 @@ export interface TokenStems {
   readonly stop: Uint32Array;
 }
 
+/** A new token's word hash [0] and its stem's [1], halves A and B, before they go to its memo entry. */
+const scratchA = new Uint32Array(2);
+const scratchB = new Uint32Array(2);
 /**
  * Analysis of text already normalised (normalizeText). Parameters are trusted (analyzeText
  * validates them). `stemCache`: stems kept across calls (see StemCache). `sketchSize` > 0 adds the
@@ -64,49 +68,59 @@ export function analyzeNormalizedText(
   const featureLo = view(count);
   const lengths = new Int32Array(buffer, offset, paragraphCount);
 
-  // Each distinct token's word hash: the text hash is made of them.
-  for (let id = 0; id < distinct; id++) murmurWordInto(normalized, spans[id * 3]!, spans[id * 3 + 1]!, tokenA, tokenB, id);
-  const textHash = textHashOfIds(ids, count, tokenA, tokenB);
   const language = detectDocumentLanguage(table);
-
-  // Stop words and stems, once per distinct token.
   const stopWords = stopWordSpansFor(language);
-  const stem = stemmerFor(language, { stemCache });
   const keepAll = stopWords.size === 0;
   const rabin = params.hash === 'rabin';
-  const stems: string[] | null = rabin ? new Array<string>(distinct) : null;
-  // Every distinct token's stem, for onTokens (the same array when rabin makes one).
-  const stemsOut: string[] | null = onTokens === undefined ? null : (stems ?? new Array<string>(distinct));
-  const stemOf = (id: number): void => {
-    const token = normalized.slice(spans[id * 3]!, spans[id * 3 + 1]!);
-    const s = stem(token);
-    if (stemsOut !== null) stemsOut[id] = s;
-    else if (stems !== null) stems[id] = s;
-    if (s === token) {
-      stemA[id] = tokenA[id]!;
-      stemB[id] = tokenB[id]!;
-    } else {
-      murmurWordInto(s, 0, s.length, stemA, stemB, id);
-    }
-  };
+  // Every distinct token's stem, for rabin's words and for onTokens.
+  const stems: string[] | null = rabin || onTokens !== undefined ? new Array<string>(distinct) : null;
+
+  // Per distinct token: word hash, stop flag, stem and stem hash, from the thread's memo for the
+  // language (token-memo.ts) when it has met the token, else worked out and added to it. Without a
+  // StemCache, a memo for this call alone.
+  const memo = stemCache?.tokenMemo(language) ?? new TokenMemo();
+  let stem: ((word: string) => string) | null = null;
   let stopCount = 0;
   for (let id = 0; id < distinct; id++) {
     const at = id * 3;
-    if (!keepAll && stopWords.hasSpan(normalized, spans[at]!, spans[at + 1]!, spans[at + 2]!)) {
-      stop[id] = 1;
-      stopCount++;
-    } else {
-      stemOf(id);
+    const start = spans[at]!;
+    const end = spans[at + 1]!;
+    const hash = spans[at + 2]!;
+    let e = memo.find(normalized, start, end, hash);
+    if (e < 0) {
+      const token = normalized.slice(start, end);
+      stem ??= stemmerFor(language, {});
+      const s = stem(token);
+      e = memo.add(normalized, start, end, hash, s, !keepAll && stopWords.hasSpan(normalized, start, end, hash));
+      murmurWordInto(normalized, start, end, scratchA, scratchB, 0);
+      if (s === token) {
+        scratchA[1] = scratchA[0]!;
+        scratchB[1] = scratchB[0]!;
+      } else {
+        murmurWordInto(s, 0, s.length, scratchA, scratchB, 1);
+      }
+      const r = e * MEMO_STRIDE;
+      memo.records[r + MEMO_TOKEN_A] = scratchA[0]!;
+      memo.records[r + MEMO_TOKEN_B] = scratchB[0]!;
+      memo.records[r + MEMO_STEM_A] = scratchA[1]!;
+      memo.records[r + MEMO_STEM_B] = scratchB[1]!;
     }
+    const records = memo.records;
+    const r = e * MEMO_STRIDE;
+    tokenA[id] = records[r + MEMO_TOKEN_A]!;
+    tokenB[id] = records[r + MEMO_TOKEN_B]!;
+    stemA[id] = records[r + MEMO_STEM_A]!;
+    stemB[id] = records[r + MEMO_STEM_B]!;
+    const isStop = records[r + MEMO_STOP]!;
+    stop[id] = isStop;
+    stopCount += isStop;
+    if (stems !== null) stems[id] = memo.stems[e]!;
   }
+  const textHash = textHashOfIds(ids, count, tokenA, tokenB);
 
   // Kept words by position, paragraph by paragraph (paragraphs left empty get length 0, which
   // adds no feature). When every token is a stop word, all are kept (stemmed).
-  let keptOnly = true;
-  if (count > 0 && stopCount === distinct) {
-    keptOnly = false;
-    for (let id = 0; id < distinct; id++) stemOf(id);
-  }
+  const keptOnly = !(count > 0 && stopCount === distinct);
   const words: string[] = [];
   let position = 0;
   let from = 0;
@@ -116,8 +130,8 @@ export function analyzeNormalizedText(
     for (let k = from; k < to; k++) {
       const id = ids[k]!;
       if (keptOnly && stop[id] === 1) continue;
-      if (stems !== null) {
-        words.push(stems[id]!);
+      if (rabin) {
+        words.push(stems![id]!);
       } else {
         wordA[position] = stemA[id]!;
         wordB[position] = stemB[id]!;
@@ -128,7 +142,7 @@ export function analyzeNormalizedText(
     from = to;
   }
 
-  onTokens?.(normalized, table, { stems: stemsOut!, stop });
+  onTokens?.(normalized, table, { stems: stems!, stop });
   const features = rabin
     ? rabinFeatureHashes(lengths, paragraphCount, params.shingleSize, words, featureHi, featureLo)
     : murmurFeatureHashes(lengths, paragraphCount, params.shingleSize, wordA, wordB, featureHi, featureLo);

@@ -22,7 +22,7 @@ import { commitBatch, newProgress, type AnalysedEntry, type Batch, type BatchPro
 
 export type { BatchProgress } from './commit-batch.js';
 import { analyzeItem, type AnalyzeItem, type AnalyzeResult } from './analyze-item.js';
-import { AnalyzePool, workerCount } from './analyze-pool.js';
+import { AnalyzePool, analyzeInProcess, workerCount } from './analyze-pool.js';
 import { WorkerCrashError } from '../errors.js';
 import { readInputs, resolveInputs } from '../input/read-inputs.js';
 
@@ -47,7 +47,7 @@ export interface DedupEntriesOptions {
   /** A PostgreSQL index shared with other processes instead of dataDir's neardup.db. @default null */
   readonly indexUrl?: string | null;
   readonly config: Config;
-  /** Worker threads; 0 = one per core. @default config.dedup.workers */
+  /** Worker threads; 0 = one per core but one (none on one core: analysed in-process). @default config.dedup.workers */
   readonly workers?: number;
   /** Analyse on the calling thread, no workers (a baseline for benchmarks). @default false */
   readonly inProcess?: boolean;
@@ -111,8 +111,9 @@ export async function analyzeBatch(analyzer: Analyzer, inputs: readonly AnalyzeI
 /** The worker pool of a run, or this thread with `inProcess`. */
 function openAnalyzer(options: DedupEntriesOptions): Analyzer {
   const { config } = options;
-  if (options.inProcess === true) return inProcessAnalyzer(config);
-  const pool = new AnalyzePool({ size: workerCount(options.workers ?? config.dedup.workers), config });
+  const requested = options.workers ?? config.dedup.workers;
+  if (options.inProcess === true || analyzeInProcess(requested)) return inProcessAnalyzer(config);
+  const pool = new AnalyzePool({ size: workerCount(requested), config });
   return { workers: pool.size, run: (inputs) => pool.run(inputs), close: () => pool.close(), utilization: () => pool.utilization() };
 }
 

@@ -53,7 +53,7 @@ export function registerDedup(program: Command): void {
     .argument('<input...>', 'files and folders to read, in this order (folders recursively, sorted by name)')
     .option('--data <dir>', 'folder for neardup.db and corpus.jsonl', './data')
     .option('--index <url>', 'a PostgreSQL index shared by many processes and machines (postgres://user:password@host:port/db) instead of neardup.db in --data (the corpus stays in --data); also NEARDUP_INDEX_URL or config index.url')
-    .option('--workers <n>', 'worker threads for extraction and fingerprinting, 0 = one per core (default: config dedup.workers, 0)', intFlag('workers', 0, 256))
+    .option('--workers <n>', 'worker threads for extraction and fingerprinting, 0 = one per core but one (default: config dedup.workers, 0)', intFlag('workers', 0, 256))
     .option('--max-in-flight <n>', 'documents read but not yet committed, at most (default: config dedup.maxInFlight, 512)', intFlag('max-in-flight', 1, 1_000_000))
     .option('--distance <k>', 'near-duplicate threshold k (default: config fingerprint.distance, 3)', intFlag('distance', 0, 31))
     .addOption(verifyOption())

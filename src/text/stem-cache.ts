@@ -1,10 +1,15 @@
 /**
- * A stem cache a caller may keep across documents (one per thread), since the Snowball stemmers of
- * snowball-stemmers still cost 0.4–2 µs per word on fast-snowball.ts's runtime (4–20 µs on the
- * package's own) and the words of one site or language repeat from page to page. Used for the languages stemmed by snowball-stemmers; English, Russian and German
- * have string stemmers cheaper than a lookup in a large map, and are memoised per document only.
- * Bounded: when full, it starts over empty. Without one, each call memoises its own document.
+ * What a caller keeps across documents (one per thread): the analysis's per-token memos
+ * (token-memo.ts: word hash, stop flag, stem and stem hash of every token met, per language, which
+ * spare a document's known tokens all their per-token work), and the stems of the languages stemmed
+ * by snowball-stemmers for the other stemming paths (0.4–2 µs per word on fast-snowball.ts's
+ * runtime, 4–20 µs on the package's own). Words repeat from page to page, so both hit.
+ * Bounded: when `maxEntries` entries are held in all, everything starts over empty. Without one,
+ * each call memoises its own document.
  */
+import { ownCopy } from './own-copy.js';
+import { TokenMemo } from './token-memo.js';
+
 export interface StemCacheOptions {
   /** Words remembered (all languages together) before the cache starts over. @default 200000 */
   readonly maxEntries?: number;
@@ -13,7 +18,12 @@ export interface StemCacheOptions {
 export class StemCache {
   readonly maxEntries: number;
   #byLanguage = new Map<string, Map<string, string>>();
+  #memos = new Map<string, TokenMemo>();
   #size = 0;
+  readonly #reserve = (): void => {
+    if (this.#size >= this.maxEntries) this.#clear();
+    this.#size++;
+  };
 
   constructor(options: StemCacheOptions = {}) {
     const max = options.maxEntries ?? 200_000;
@@ -31,26 +41,32 @@ export class StemCache {
     return memo;
   }
 
+  /**
+   * The analysis's per-token memo for one language (token-memo.ts): its entries count against
+   * `maxEntries` with the stems.
+   */
+  tokenMemo(language: string): TokenMemo {
+    let memo = this.#memos.get(language);
+    if (memo === undefined) {
+      memo = new TokenMemo(this.#reserve);
+      this.#memos.set(language, memo);
+    }
+    return memo;
+  }
+
   /** Records a stem, starting over when the cache is full. */
   remember(memo: Map<string, string>, word: string, stem: string): void {
-    if (this.#size >= this.maxEntries) {
-      for (const m of this.#byLanguage.values()) m.clear();
-      this.#size = 0;
-    }
+    this.#reserve();
     memo.set(ownCopy(word), ownCopy(stem));
-    this.#size++;
+  }
+
+  #clear(): void {
+    for (const m of this.#byLanguage.values()) m.clear();
+    for (const m of this.#memos.values()) m.clear();
+    this.#size = 0;
   }
 
   get size(): number {
     return this.#size;
   }
-}
-
-/**
- * A copy of `s` that does not share its parent's memory. Tokens are slices of their document, and V8
- * makes a slice of 13 code units or more a view of the parent string: cached as is, one word would
- * keep its whole document alive until the cache starts over. (Shorter slices are copied by V8.)
- */
-function ownCopy(s: string): string {
-  return s.length < 13 ? s : Buffer.from(s, 'utf16le').toString('utf16le');
 }

@@ -203,6 +203,35 @@ describe('analyzeText: edge cases', () => {
     for (const text of devTexts.slice(0, 10)) expect(analyzeText(text, params, { stemCache: cache })).toEqual(analyzeText(text, params));
   });
 
+  it('works out a token once per thread: a text met again adds nothing to the StemCache', () => {
+    const cache = new StemCache();
+    analyzeText(devTexts[0]!, params, { stemCache: cache });
+    const size = cache.size;
+    expect(size).toBeGreaterThan(20);
+    expect(cache.tokenMemo(analyzeText(devTexts[0]!, params).language).size).toBe(size);
+    analyzeText(devTexts[0]!.toUpperCase(), params, { stemCache: cache });
+    expect(cache.size).toBe(size);
+  });
+
+  it.each(['murmur', 'rabin'] as const)('gives the same result with a StemCache met texts and languages again and started over mid-text (%s)', (hash) => {
+    // maxEntries below one text's distinct tokens: the memo starts over within texts too.
+    const cache = new StemCache({ maxEntries: 150 });
+    const texts = [...devTexts.slice(0, 6), ...Object.values(samples), ...devTexts.slice(0, 6)];
+    const seen: string[][] = [];
+    for (const text of texts) {
+      expect(analyzeText(text, withHash(hash), { stemCache: cache, sketchSize: 16, onTokens: (_n, table, stems) => {
+        // Every content token's stem, as the cascade reads them.
+        seen.push(Array.from({ length: table.distinct }, (_, id) => (stems.stop[id] === 1 ? '' : stems.stems[id]!)));
+      } })).toEqual(analyzeText(text, withHash(hash), { sketchSize: 16 }));
+    }
+    const fresh: string[][] = [];
+    for (const text of texts) analyzeText(text, withHash(hash), { onTokens: (_n, table, stems) => {
+      fresh.push(Array.from({ length: table.distinct }, (_, id) => (stems.stop[id] === 1 ? '' : stems.stems[id]!)));
+    } });
+    expect(seen).toEqual(fresh);
+    expect(cache.size).toBeLessThanOrEqual(150);
+  });
+
   it.each([
     [{ shingleSize: 0 }, /shingleSize/],
     [{ shingleSize: 2.5 }, /shingleSize/],

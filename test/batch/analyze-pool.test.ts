@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { AnalyzePool } from '../../src/batch/analyze-pool.js';
+import { availableParallelism } from 'node:os';
+import { AnalyzePool, analyzeInProcess, workerCount } from '../../src/batch/analyze-pool.js';
 import { WorkerCrashError, WorkerStartError } from '../../src/errors.js';
 
 const config = loadConfig({ env: {} });
 const text = 'The river ran high after the storm, and the old stone bridge at the edge of the village was closed for three days while engineers checked it.';
+
+describe('workerCount', () => {
+  it('leaves a core to the committing thread by default, and takes an explicit count as given', () => {
+    const cores = availableParallelism();
+    expect(workerCount(0)).toBe(Math.max(1, cores - 1));
+    expect(analyzeInProcess(0)).toBe(cores === 1);
+    expect(workerCount(3)).toBe(3);
+    expect(analyzeInProcess(1)).toBe(false);
+  });
+});
 
 describe('AnalyzePool', () => {
   it('analyses text and HTML in worker threads, results in input order', async () => {
