@@ -17,6 +17,8 @@ import { FAULT_FREEZE_MESSAGE } from '../../src/store/fault-freeze.js';
 import type { PageInput } from '../../src/types.js';
 import { dailySamplePage, loadDemoArticles } from '../helpers/demo-site/demo-site.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
+import { describeWithPostgres, freshDatabaseName } from '../helpers/postgres-server.js';
+import { PgFingerprintIndex } from '../../src/fingerprint-index/postgres/pg-fingerprint-index.js';
 
 const config = loadConfig({ env: {} });
 const articles = loadDemoArticles();
@@ -145,4 +147,35 @@ describe('the primary swap under kill -9', () => {
     await pipeline.close();
     expect(corpusText().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).url)).toEqual(['http://origin.test/a5']);
   }, 60_000);
+});
+
+describeWithPostgres('the primary swap on PostgreSQL', (server) => {
+  it('two processes\' pipelines (two writers, two corpora): the later original takes the place of the other writer\'s copy; each corpus is consistent after close', async () => {
+    const url = await server().createDatabase(freshDatabaseName());
+    const dirA = join(dir, 'a');
+    const dirB = join(dir, 'b');
+    const a = await Pipeline.open({ dataDir: dirA, config, indexUrl: url, primarySwap: true });
+    const b = await Pipeline.open({ dataDir: dirB, config, indexUrl: url, primarySwap: true });
+    try {
+      expect((await a.process(page('mirror.test', 6, MIRROR))).kind).toBe('stored');
+      const swapped = await b.process(page('origin.test', 6, ORIGINAL));
+      expect(swapped).toMatchObject({ kind: 'stored', replaced: { url: 'http://mirror.test/a6' } });
+      // Equal evidence: no swap.
+      expect((await b.process(page('other.test', 6, ORIGINAL))).kind).toBe('exact');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    const live = (d: string) => CorpusWriter.readLive(readFileSync(join(d, corpusFileName), 'utf8')).map((r) => r.url);
+    expect(live(dirA)).toEqual([]);
+    expect(live(dirB)).toEqual(['http://origin.test/a6']);
+    const index = await PgFingerprintIndex.open(url, { params: await PgFingerprintIndex.readParams(url), readonly: true });
+    try {
+      expect(await index.getByUrl('http://origin.test/a6')).toMatchObject({ url: 'http://origin.test/a6' });
+      expect(await index.getByUrl('http://mirror.test/a6')).toMatchObject({ kind: 'exact', matchId: (await index.getByUrl('http://origin.test/a6'))!.id });
+      expect((await index.stats()).stored).toBe(1);
+    } finally {
+      await index.close();
+    }
+  }, 120_000);
 });
