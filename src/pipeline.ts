@@ -90,6 +90,9 @@ async function openCascadeCommitter(options: Config['cascade'], index: IndexBack
   throw new StorageError(`The cascade cannot keep its records beside index \`${index.label}\` (neither SQLite nor PostgreSQL)`);
 }
 
+/** How often a pipeline with the primary swap reads the host mirrors other processes confirmed. */
+const mirrorPollMs = 2000;
+
 /** One side of a swap as the primary choice reads it: citations are links from hosts other than both contenders'. */
 function contenderOf(row: SwapContender, hosts: readonly (string | null)[], onMirrorHost: boolean): PrimaryContender {
   let inLinks = 0;
@@ -284,7 +287,10 @@ export class Pipeline {
     // A backend that cannot run `within` in its transaction (PostgreSQL): right after it.
     if (within !== undefined && judged.length > 0 && this.index.callsWithin !== true) within(judged);
     const swapped = new Map<number, Swapped>();
-    if (this.swaps !== null) await this.swapPrimaries(pages, positions, judged, swapped);
+    if (this.swaps !== null) {
+      await this.swapPrimaries(pages, positions, judged, swapped);
+      await this.shareMirrors();
+    }
     const stored: StoredPage[] = [];
     for (let j = 0; j < positions.length; j++) {
       const decision = judged[j]!;
@@ -475,7 +481,27 @@ export class Pipeline {
       judged[j] = { kind: 'stored', id: decision.id, replaced };
       swapped.set(decision.id, { id: decision.id, replaced });
       const confirmed = storedHost === null || host === null ? null : this.hostMirrors.copy(storedHost, host);
-      if (confirmed !== null) this.confirmedNow.push(confirmed);
+      if (confirmed !== null) this.confirmed(confirmed);
+    }
+  }
+
+  /** Mirrors this pipeline confirmed and has not published yet, and when it last read the others'. */
+  private unpublished: ConfirmedMirror[] = [];
+  private mirrorsReadAt = 0;
+
+  /**
+   * Shares host mirrors with the other processes of the index (primary-swap.ts): publishes the ones
+   * confirmed here, and, every `mirrorPollMs`, adopts the ones others confirmed (a partitioned crawl's
+   * mirror host may be crawled by a process that never sees the swaps that show it a mirror).
+   */
+  private async shareMirrors(): Promise<void> {
+    for (const m of this.unpublished.splice(0)) await this.swaps!.publishMirror(m);
+    const now = Date.now();
+    if (now - this.mirrorsReadAt < mirrorPollMs) return;
+    this.mirrorsReadAt = now;
+    for (const m of await this.swaps!.sharedMirrors()) {
+      const adopted = this.hostMirrors.adopt(m);
+      if (adopted !== null) this.confirmedNow.push(adopted);
     }
   }
 
@@ -490,7 +516,12 @@ export class Pipeline {
     if (host === null || of === null || host === of) return;
     this.copyOfHost.set(page.url, of);
     const confirmed = this.hostMirrors.copy(host, of);
-    if (confirmed !== null) this.confirmedNow.push(confirmed);
+    if (confirmed !== null) this.confirmed(confirmed);
+  }
+
+  private confirmed(mirror: ConfirmedMirror): void {
+    this.confirmedNow.push(mirror);
+    this.unpublished.push(mirror);
   }
 
   /** Pages of the current batch that are copies of another host's page, by URL → that host. */

@@ -62,9 +62,27 @@ export interface PrimarySwapStore {
   contenders(challengerId: number): Promise<SwapContenders | null>;
   /** The challenger takes the stored document's place, in one transaction; false when either row changed meanwhile. */
   swap(challengerId: number, storedId: number): Promise<boolean>;
+  /**
+   * Records a host mirror confirmed by this process, for the other processes of the index (each
+   * confirms from the verdicts it sees; a partitioned crawl's mirror host may be crawled by another).
+   */
+  publishMirror(mirror: SharedMirror): Promise<void>;
+  /** Every host mirror recorded by any process of the index. */
+  sharedMirrors(): Promise<SharedMirror[]>;
   /** Of `ids`, those whose row is a duplicate now (a stored document displaced by a swap): their corpus lines are superseded. */
   displacedAmong(ids: readonly number[]): Promise<Set<number>>;
 }
+
+/** A host mirror as processes share it. */
+export interface SharedMirror {
+  readonly mirror: string;
+  readonly original: string;
+  readonly copies: number;
+  readonly judged: number;
+}
+
+/** The table of shared mirrors (SQLite and PostgreSQL alike); created on first use. */
+const MIRRORS_TABLE = 'CREATE TABLE IF NOT EXISTS neardup_host_mirrors (mirror TEXT PRIMARY KEY, original TEXT NOT NULL, copies INTEGER NOT NULL, judged INTEGER NOT NULL)';
 
 /** Most displaced rows followed from a duplicate to its cluster's stored document (a chain longer than this is a damaged index). */
 const maxHops = 16;
@@ -158,6 +176,22 @@ class SqlitePrimarySwap implements PrimarySwapStore {
     });
   }
 
+  async publishMirror(m: SharedMirror): Promise<void> {
+    this.#backend.index.exclusive((db) => {
+      db.exec(MIRRORS_TABLE);
+      db.prepare('INSERT INTO neardup_host_mirrors (mirror, original, copies, judged) VALUES (?, ?, ?, ?) ON CONFLICT (mirror) DO NOTHING')
+        .run(m.mirror, m.original, m.copies, m.judged);
+    });
+  }
+
+  async sharedMirrors(): Promise<SharedMirror[]> {
+    return this.#backend.index.exclusive((db) => {
+      db.exec(MIRRORS_TABLE);
+      return (db.prepare('SELECT mirror, original, copies, judged FROM neardup_host_mirrors').all() as SharedMirror[])
+        .map((m) => ({ ...m, copies: Number(m.copies), judged: Number(m.judged) }));
+    });
+  }
+
   async displacedAmong(ids: readonly number[]): Promise<Set<number>> {
     const out = new Set<number>();
     if (ids.length === 0) return out;
@@ -216,6 +250,38 @@ class PgPrimarySwap implements PrimarySwapStore {
       await client.query('UPDATE neardup_documents SET kind = $1, distance = 0, match_id = $2, similarity = NULL, containment = NULL WHERE id = $3', [displacedKind, challengerId, storedId]);
       await client.query('INSERT INTO neardup_sketches (id, sketch) SELECT $1, sketch FROM neardup_sketches WHERE id = $2 ON CONFLICT DO NOTHING', [challengerId, storedId]);
       return true;
+    });
+  }
+
+  #tableMade = false;
+
+  async #table(client: import('pg').Client): Promise<void> {
+    if (this.#tableMade) return;
+    // Concurrent CREATE TABLE IF NOT EXISTS can collide in the catalog: serialised by a transaction lock.
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock(1852077424)');
+      await client.query(MIRRORS_TABLE);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    this.#tableMade = true;
+  }
+
+  async publishMirror(m: SharedMirror): Promise<void> {
+    await this.#index.session.run(async (client) => {
+      await this.#table(client);
+      await client.query('INSERT INTO neardup_host_mirrors (mirror, original, copies, judged) VALUES ($1, $2, $3, $4) ON CONFLICT (mirror) DO NOTHING', [m.mirror, m.original, m.copies, m.judged]);
+    });
+  }
+
+  async sharedMirrors(): Promise<SharedMirror[]> {
+    return this.#index.session.run(async (client) => {
+      await this.#table(client);
+      const { rows } = await client.query<SharedMirror>('SELECT mirror, original, copies, judged FROM neardup_host_mirrors');
+      return rows.map((m) => ({ ...m, copies: Number(m.copies), judged: Number(m.judged) }));
     });
   }
 

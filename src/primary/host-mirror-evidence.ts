@@ -58,6 +58,13 @@ export class HostMirrorEvidence {
     return confirmed;
   }
 
+  /** A mirror another process confirmed; returns it when it is new here. */
+  adopt(mirror: ConfirmedMirror): ConfirmedMirror | null {
+    if (this.#confirmed.has(mirror.mirror)) return null;
+    this.#confirmed.set(mirror.mirror, mirror);
+    return mirror;
+  }
+
   /** The host `host` is a confirmed mirror of, or null. */
   mirrorOf(host: string): ConfirmedMirror | null {
     return this.#confirmed.get(host) ?? null;
