@@ -61,7 +61,7 @@ export type { CrawlingContextLike, CrawleeRequestLike, PageLike } from './crawle
 export { loadClusterReport } from './report/load-cluster-report.js';
 export { buildClusters } from './report/build-clusters.js';
 export type { BuildClustersOptions } from './report/build-clusters.js';
-export type { PrimaryWeights } from './report/choose-primary.js';
+export type { PrimaryWeights } from './primary/choose-primary.js';
 export { formatClustersJson } from './report/format-json.js';
 export { formatClustersCsv } from './report/format-csv.js';
 export { formatClustersHtml } from './report/format-html.js';

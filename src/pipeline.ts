@@ -26,6 +26,10 @@ import { SqliteCascadeTables } from './cascade/sqlite-cascade-tables.js';
 import { SqliteIndexBackend } from './fingerprint-index/sqlite-index-backend.js';
 import { PgFingerprintIndex } from './fingerprint-index/postgres/pg-fingerprint-index.js';
 import { PgCascadeTables } from './fingerprint-index/postgres/pg-cascade-tables.js';
+import { primarySwapStore, type PrimarySwapStore, type SwapContender } from './fingerprint-index/primary-swap.js';
+import { preferPrimary, type PrimaryContender } from './primary/prefer-primary.js';
+import { HostMirrorEvidence, type ConfirmedMirror } from './primary/host-mirror-evidence.js';
+import { urlHost } from './url/url-host.js';
 
 /** What the crawl needs back for a committed page. */
 export interface CommitResult {
@@ -35,6 +39,13 @@ export interface CommitResult {
   readonly title: string;
   /** Why a skipped page was skipped ('' otherwise). */
   readonly detail: string;
+  /**
+   * The host of the primary of the page's cluster when the page is a duplicate of a page on another
+   * host (the crawl samples such pages' links to map a mirror), else null.
+   */
+  readonly copyOfHost?: string | null;
+  /** Host mirrors this page's verdict confirmed (primary swap on). */
+  readonly confirmedMirrors?: readonly ConfirmedMirror[];
 }
 
 export interface PipelineOptions {
@@ -43,6 +54,17 @@ export interface PipelineOptions {
   readonly config: Config;
   /** A PostgreSQL index shared by many processes instead of dataDir's neardup.db (corpus stays in dataDir). @default null */
   readonly indexUrl?: string | null;
+  /**
+   * The primary swap: a duplicate that is the better primary of its cluster (prefer-primary.ts) takes
+   * the stored document's place, in the index and the corpus. The crawl turns it on. @default false
+   */
+  readonly primarySwap?: boolean;
+}
+
+/** A duplicate that took the place of its cluster's stored document: its corpus line is due, the displaced one's is superseded. */
+interface Swapped {
+  readonly id: number;
+  readonly replaced: { readonly id: number; readonly url: string };
 }
 
 /** A page the index stored, with its id: its corpus line is due. */
@@ -66,6 +88,22 @@ async function openCascadeCommitter(options: Config['cascade'], index: IndexBack
     return new CascadeCommitter(options, persistence);
   }
   throw new StorageError(`The cascade cannot keep its records beside index \`${index.label}\` (neither SQLite nor PostgreSQL)`);
+}
+
+/** How often a pipeline with the primary swap reads the host mirrors other processes confirmed. */
+const mirrorPollMs = 2000;
+
+/** One side of a swap as the primary choice reads it: citations are links from hosts other than both contenders'. */
+function contenderOf(row: SwapContender, hosts: readonly (string | null)[], onMirrorHost: boolean): PrimaryContender {
+  let inLinks = 0;
+  for (const from of row.linkedFrom) {
+    const host = urlHost(from);
+    if (host !== null && !hosts.includes(host)) inLinks++;
+  }
+  return {
+    id: row.id, url: row.url, finalUrl: row.finalUrl, canonicalUrl: row.canonicalUrl, publishedAt: row.publishedAt,
+    lastModified: row.lastModified, textLength: row.textLength ?? undefined, depth: row.depth, inLinks, onMirrorHost,
+  };
 }
 
 function newCounters(): PipelineCounters {
@@ -96,8 +134,13 @@ export class Pipeline {
   private readonly faultFreeze: FaultFreeze | null = faultFreezeFromEnv();
   /** Corpus lines this pipeline has appended (counted only for the hook). */
   private linesWritten = 0;
+  /** The primary swap's operations on the index, or null when the swap is off. */
+  private readonly swaps: PrimarySwapStore | null;
+  /** Host mirrors as this pipeline's verdicts show them (with the swap on). */
+  readonly hostMirrors = new HostMirrorEvidence();
 
-  private constructor(dataDir: string, config: Config, index: IndexBackend, corpus: CorpusWriter, cascade: CascadeCommitter | null) {
+  private constructor(dataDir: string, config: Config, index: IndexBackend, corpus: CorpusWriter, cascade: CascadeCommitter | null, swaps: PrimarySwapStore | null) {
+    this.swaps = swaps;
     this.cascade = cascade;
     this.dataDir = dataDir;
     this.config = config;
@@ -120,16 +163,38 @@ export class Pipeline {
       sqlitePath: join(dataDir, databaseFileName), indexUrl: options.indexUrl ?? null, writer: () => writerIdOf(dataDir),
       params: fingerprintParamsFrom(config.fingerprint), verify: config.verify.enabled ? config.verify : null,
     });
-    let corpus: CorpusWriter;
+    let corpus: CorpusWriter | null = null;
     let cascade: CascadeCommitter | null;
+    let pipeline: Pipeline;
     try {
       cascade = await openCascadeCommitter(config.cascade, index);
       corpus = CorpusWriter.open(join(dataDir, corpusFileName));
+      const swaps = options.primarySwap === true ? primarySwapStore(index, () => writerIdOf(dataDir)) : null;
+      pipeline = new Pipeline(dataDir, config, index, corpus, cascade, swaps);
+      // A swap killed between its commit and its corpus lines left a displaced document's line live.
+      await pipeline.supersedeDisplaced();
     } catch (error) {
+      corpus?.close();
       await index.close();
       throw error;
     }
-    return new Pipeline(dataDir, config, index, corpus, cascade);
+    return pipeline;
+  }
+
+  /**
+   * Withdraws the corpus lines of documents no longer stored (displaced by a primary swap, here or
+   * in another process of a PostgreSQL index), and compacts the corpus when `compact` (corpus-writer.ts,
+   * invariant 6). Returns the lines superseded.
+   */
+  async supersedeDisplaced(compact = false): Promise<number> {
+    if (this.swaps === null && this.corpus.supersededCount === 0) return 0;
+    const displaced = this.swaps === null ? new Set<number>() : await this.swaps.displacedAmong(this.corpus.liveIds());
+    return this.index.corpusTransaction([], () => {
+      this.corpus.refresh();
+      const superseded = this.corpus.supersede([...displaced].map((id) => ({ id, by: 0 })));
+      if (compact) this.corpus.compact();
+      return superseded;
+    });
   }
 
   /** Extracts, fingerprints and commits one page. */
@@ -166,17 +231,23 @@ export class Pipeline {
       }
     }
     const decisions = analyzed.length === 1 ? [await this.commit(analyzed[0]!)] : await this.commitMany(analyzed);
+    const confirmed = this.confirmedNow;
+    this.confirmedNow = [];
     positions.forEach((i, j) => {
       const page = analyzed[j]!;
-      results[i] = { decision: decisions[j]!, finalUrl: page.finalUrl, title: page.meta.title ?? '', detail: page.skip?.detail ?? '' };
+      results[i] = {
+        decision: decisions[j]!, finalUrl: page.finalUrl, title: page.meta.title ?? '', detail: page.skip?.detail ?? '',
+        copyOfHost: this.copyOfHost.get(page.url) ?? null, confirmedMirrors: j === 0 ? confirmed : [],
+      };
     });
+    this.copyOfHost.clear();
     return results as CommitResult[];
   }
 
   /** Sends one analysed page to the index (or records its skip), then writes the corpus line of a stored page. */
   async commit(analyzed: CascadedPage): Promise<Decision> {
     // The cascade's writes ride on checkAndInsertMany's transaction.
-    if (this.cascade !== null) return (await this.commitMany([analyzed]))[0]!;
+    if (this.cascade !== null || this.swaps !== null) return (await this.commitMany([analyzed]))[0]!;
     this.assertOpen();
     const candidate = this.candidateOf(analyzed);
     if (candidate === null) return this.skip(analyzed);
@@ -215,6 +286,11 @@ export class Pipeline {
     const judged = candidates.length === 0 ? [] : await this.index.checkAndInsertMany(candidates, within);
     // A backend that cannot run `within` in its transaction (PostgreSQL): right after it.
     if (within !== undefined && judged.length > 0 && this.index.callsWithin !== true) within(judged);
+    const swapped = new Map<number, Swapped>();
+    if (this.swaps !== null) {
+      await this.swapPrimaries(pages, positions, judged, swapped);
+      await this.shareMirrors();
+    }
     const stored: StoredPage[] = [];
     for (let j = 0; j < positions.length; j++) {
       const decision = judged[j]!;
@@ -224,7 +300,7 @@ export class Pipeline {
     }
     await this.cascade?.flush();
     // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
-    await this.writeCorpusLines(stored);
+    await this.writeCorpusLines(stored, [...swapped.values()]);
     for (let j = 0; j < positions.length; j++) await this.afterDecision(pages[positions[j]!]!, judged[j]!);
     for (let i = 0; i < pages.length; i++) decisions[i] ??= await this.skip(pages[i]!);
     return decisions as Decision[];
@@ -257,10 +333,17 @@ export class Pipeline {
     this.counters.errors++;
   }
 
-  /** Closes the corpus (flushed to disk) and the index. Safe to call twice. */
+  /**
+   * Closes the corpus (flushed to disk; superseded lines compacted away) and the index. Safe to
+   * call twice.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.closed = true;
+    try {
+      await this.supersedeDisplaced(true);
+    } finally {
+      this.closed = true;
+    }
     try {
       this.corpus.close();
     } finally {
@@ -303,6 +386,7 @@ export class Pipeline {
   private countDecision(decision: Decision): void {
     if (decision.kind === 'stored') {
       this.counters.stored++;
+      if (decision.replaced !== undefined) this.counters.replaced = (this.counters.replaced ?? 0) + 1;
     } else if (decision.kind === 'exact') {
       this.counters.exact++;
     } else if (decision.kind === 'near') {
@@ -323,7 +407,7 @@ export class Pipeline {
    * earlier (a line lost in a crash, invariant 4) and its text has changed since, nothing is
    * written: the text that was judged is gone, and another text must not go out under its id.
    */
-  private async writeCorpusLines(stored: readonly StoredPage[]): Promise<void> {
+  private async writeCorpusLines(stored: readonly StoredPage[], swapped: readonly Swapped[] = []): Promise<void> {
     if (stored.length === 0) return;
     await this.index.corpusTransaction(stored.map((s) => s.id), (docs) => {
       this.corpus.refresh();
@@ -348,6 +432,9 @@ export class Pipeline {
       this.checkFaultFreeze('before-corpus', records.length);
       this.corpus.appendMany(records);
       this.linesWritten += records.length;
+      // The displaced documents' lines, withdrawn only once the lines that replace them are written.
+      const withdrawn = swapped.filter((s) => this.corpus.isLive(s.id) || docs.has(s.id)).map((s) => ({ id: s.replaced.id, by: s.id }));
+      if (withdrawn.length > 0) this.corpus.supersede(withdrawn);
     });
     this.checkFaultFreeze('after-corpus', 0);
   }
@@ -358,6 +445,87 @@ export class Pipeline {
     if (hook === null || hook.phase !== phase || this.linesWritten + due < hook.afterStored) return;
     freezeForever(`${phase} after ${this.linesWritten + due} new stored documents`);
   }
+
+  /**
+   * The primary swap of a batch's duplicates (exact or near, a repeated decision included, so that a
+   * swap a kill interrupted is made by the next run): each whose evidence beats its cluster's stored
+   * document's (prefer-primary.ts) takes its place (primary-swap.ts), and its decision becomes
+   * `stored` with `replaced`. Host mirror evidence is gathered from every verdict on the way.
+   */
+  private async swapPrimaries(pages: readonly CascadedPage[], positions: readonly number[], judged: Decision[], swapped: Map<number, Swapped>): Promise<void> {
+    const weights = this.config.report.primaryWeights;
+    for (let j = 0; j < positions.length; j++) {
+      const decision = judged[j]!;
+      const page = pages[positions[j]!]!;
+      const host = urlHost(page.finalUrl ?? page.url);
+      if (host !== null && decision.repeated !== true) this.hostMirrors.judged(host);
+      if (decision.kind !== 'exact' && decision.kind !== 'near') {
+        if (decision.kind === 'similar') this.noteCopy(page, host, urlHost(decision.matchUrl));
+        continue;
+      }
+      const found = await this.swaps!.contenders(decision.id);
+      if (found === null) continue;
+      const storedHost = urlHost(found.stored.finalUrl ?? found.stored.url);
+      const hosts = [host, storedHost];
+      const stored = contenderOf(found.stored, hosts, storedHost !== null && host !== null && this.hostMirrors.mirrors(storedHost, host));
+      const challenger = contenderOf(found.challenger, hosts, host !== null && storedHost !== null && this.hostMirrors.mirrors(host, storedHost));
+      const wins = found.sameFingerprint && preferPrimary(stored, challenger, weights).challengerWins;
+      if (!wins || !(await this.swaps!.swap(decision.id, found.stored.id))) {
+        this.noteCopy(page, host, storedHost);
+        continue;
+      }
+      this.swapsMade++;
+      const hook = this.faultFreeze;
+      if (hook !== null && hook.phase === 'swap' && this.swapsMade >= hook.afterStored) freezeForever(`swap after ${this.swapsMade} swaps`);
+      const replaced = { id: found.stored.id, url: found.stored.url };
+      judged[j] = { kind: 'stored', id: decision.id, replaced };
+      swapped.set(decision.id, { id: decision.id, replaced });
+      const confirmed = storedHost === null || host === null ? null : this.hostMirrors.copy(storedHost, host);
+      if (confirmed !== null) this.confirmed(confirmed);
+    }
+  }
+
+  /** Mirrors this pipeline confirmed and has not published yet, and when it last read the others'. */
+  private unpublished: ConfirmedMirror[] = [];
+  private mirrorsReadAt = 0;
+
+  /**
+   * Shares host mirrors with the other processes of the index (primary-swap.ts): publishes the ones
+   * confirmed here, and, every `mirrorPollMs`, adopts the ones others confirmed (a partitioned crawl's
+   * mirror host may be crawled by a process that never sees the swaps that show it a mirror).
+   */
+  private async shareMirrors(): Promise<void> {
+    for (const m of this.unpublished.splice(0)) await this.swaps!.publishMirror(m);
+    const now = Date.now();
+    if (now - this.mirrorsReadAt < mirrorPollMs) return;
+    this.mirrorsReadAt = now;
+    for (const m of await this.swaps!.sharedMirrors()) {
+      const adopted = this.hostMirrors.adopt(m);
+      if (adopted !== null) this.confirmedNow.push(adopted);
+    }
+  }
+
+  /** Primary swaps this pipeline made (counted only for the kill tests' hook). */
+  private swapsMade = 0;
+
+  /** Mirrors confirmed since the last commitExtractedMany. */
+  private confirmedNow: ConfirmedMirror[] = [];
+
+  /** A page of `host` is a copy of a page of `of`: host mirror evidence, and the note for the crawl. */
+  private noteCopy(page: AnalyzedPage, host: string | null, of: string | null): void {
+    if (host === null || of === null || host === of) return;
+    this.copyOfHost.set(page.url, of);
+    const confirmed = this.hostMirrors.copy(host, of);
+    if (confirmed !== null) this.confirmed(confirmed);
+  }
+
+  private confirmed(mirror: ConfirmedMirror): void {
+    this.confirmedNow.push(mirror);
+    this.unpublished.push(mirror);
+  }
+
+  /** Pages of the current batch that are copies of another host's page, by URL → that host. */
+  private readonly copyOfHost = new Map<string, string>();
 
   private async recordLinksOf(analyzed: AnalyzedPage): Promise<void> {
     const links = analyzed.page?.links ?? [];

@@ -119,7 +119,11 @@ export interface IndexCandidate extends DocumentMeta {
  * it as no new document.
  */
 export type Decision = (
-  | { readonly kind: 'stored'; readonly id: number }
+  | {
+    readonly kind: 'stored'; readonly id: number;
+    /** The stored document this one took the place of, as the better primary of its cluster (the crawl's primary swap). */
+    readonly replaced?: { readonly id: number; readonly url: string };
+  }
   | { readonly kind: 'exact'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: 0 }
   | { readonly kind: 'near'; readonly id: number; readonly matchId: number; readonly matchUrl: string; readonly distance: number }
   | {
@@ -208,6 +212,8 @@ export interface PipelineCounters {
   /** Skips by reason. */
   skippedBy: Record<string, number>;
   errors: number;
+  /** Stored documents that took the place of a worse primary of their cluster (the crawl's primary swap). */
+  replaced?: number;
   /** Flags the cascade (src/cascade/) gave judged pages, by kind (present when the cascade is on). */
   flagged?: Partial<Record<CascadeFlagKind, number>>;
 }

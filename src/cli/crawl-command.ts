@@ -99,7 +99,7 @@ export function crawlSummaryText(s: CrawlSummary, indexUrl: string | null = null
   const ended = s.stopReason === 'finished'
     ? 'finished'
     : s.stopReason === 'max-pages'
-      ? `stopped at --max-pages, ${s.pending} requests left (run again with a larger --max-pages to go on)`
+      ? `stopped at the page budget (--max-pages), not at the end of the site: ${s.pending} URL${s.pending === 1 ? '' : 's'} left in the queue (run again with a larger --max-pages to go on)`
       : `interrupted, ${s.pending} requests left (run the same command again to resume)`;
   const lines = [
     `crawl: ${s.fetched} pages in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.pagesPerSec.toFixed(1)} pages/s), ${ended}`,
@@ -112,6 +112,19 @@ export function crawlSummaryText(s: CrawlSummary, indexUrl: string | null = null
     lines.push(`  resumed: ${s.handledBefore} requests handled by earlier runs`
       + `${s.releasedLocks > 0 ? `, ${s.releasedLocks} requests in flight when it stopped fetched again` : ''}`
       + `${s.repairedRequests > 0 ? `, a torn last line of the frontier journal ended` : ''}`);
+  }
+  if ((s.replaced ?? 0) > 0) {
+    lines.push(`  primaries: ${s.replaced} stored cop${s.replaced === 1 ? 'y' : 'ies'} replaced by a page judged later that is the better primary of its cluster (corpus and index changed together)`);
+  }
+  for (const m of s.hostMirrors ?? []) {
+    lines.push(`  host mirror: ${m.mirror} mirrors ${m.original} (${m.copies} of ${m.judged} pages judged were copies); not crawled further: ${m.requestsSkipped} queued request${m.requestsSkipped === 1 ? '' : 's'} to it not fetched (--follow-duplicates crawls it all)`);
+  }
+  const notFollowed = s.linksNotFollowed ?? { duplicate: 0, mirror: 0 };
+  if (notFollowed.duplicate > 0 || notFollowed.mirror > 0) {
+    const parts = [];
+    if (notFollowed.duplicate > 0) parts.push(`${notFollowed.duplicate} on duplicate pages (copies of pages already stored)`);
+    if (notFollowed.mirror > 0) parts.push(`${notFollowed.mirror} on or to confirmed mirrors`);
+    lines.push(`  links not followed: ${parts.join(', ')} (--follow-duplicates follows them)`);
   }
   if (s.linksDropped > 0) {
     lines.push(`  links dropped: ${s.linksDropped} (over --max-links-per-page on their page, or past --queue-multiple × the pages left)`);

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Decision, PipelineCounters } from '../types.js';
 import type { CrawlWaiting, HostRate } from './crawl-activity.js';
 import type { SeedOutcome } from './seed-outcomes.js';
+import type { LinksNotFollowed, MappedMirror } from './mirror-map.js';
 
 /** One page's outcome, as it happens. */
 export interface CrawlPageEvent {
@@ -53,6 +54,10 @@ export interface CrawlSummary extends CrawlProgress {
   readonly seedOutcomes: readonly SeedOutcome[];
   /** A partitioned crawl's share and what it left in the shared frontier; null for a lone crawl. */
   readonly partition: PartitionSummary | null;
+  /** In-scope links this run did not follow, by reason (duplicate pages, confirmed mirrors: mirror-map.ts). */
+  readonly linksNotFollowed: LinksNotFollowed;
+  /** Hosts this run confirmed mirrors of another host, and the queued requests to them it did not fetch. */
+  readonly hostMirrors: readonly MappedMirror[];
 }
 
 /** The end of one process of a partitioned crawl. */

@@ -37,6 +37,8 @@ import { RobotsCache, type OriginRobots } from './robots-cache.js';
 import { SeedOutcomes } from './seed-outcomes.js';
 import { PendingVerdicts, verdictLimit } from './pending-verdicts.js';
 import { HostRates } from './crawl-activity.js';
+import { MirrorMap } from './mirror-map.js';
+import { urlHost } from '../url/url-host.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
 
@@ -105,6 +107,8 @@ interface CrawlContext {
   readonly emit: (event: CrawlPageEvent) => void;
   /** URLs already recorded as robots skips in this run (a disallowed page is linked from many pages). */
   readonly robotsSkipped: Set<string>;
+  /** Mirrors mapped within a budget: which duplicates' links are sampled, which hosts are no longer crawled (mirror-map.ts). */
+  readonly mirrors: MirrorMap;
 }
 
 /** The skip of a URL robots.txt does not let us fetch, from what is known of its origin. */
@@ -136,10 +140,14 @@ async function recordRobotsSkip(ctx: CrawlContext, url: string): Promise<void> {
  */
 async function linksToFollow(ctx: CrawlContext, links: readonly string[], depth: number, admit: (count: number) => number): Promise<JournalEntry[]> {
   const inScope: [string, URL][] = [];
+  let toMirrors = 0;
   for (const link of links) {
     const url = parseHttpUrl(link);
-    if (url !== null && inCrawlScope(ctx.scope, url)) inScope.push([link, url]);
+    if (url === null || !inCrawlScope(ctx.scope, url)) continue;
+    if (ctx.mirrors.avoids(url.hostname)) toMirrors++;
+    else inScope.push([link, url]);
   }
+  if (toMirrors > 0) ctx.mirrors.notQueued(toMirrors);
   const follow: JournalEntry[] = [];
   for (const [link, url] of inScope.slice(0, admit(inScope.length))) {
     if (ctx.robots.allows(url) === false) await recordRobotsSkip(ctx, link);
@@ -212,10 +220,23 @@ async function commitAndFollow(ctx: CrawlContext, url: string, depth: number, in
   // never allowed to stop the crawl.
   const committed = await ctx.dedup.commitFetched(input, html);
   const { decision } = committed;
+  for (const mirror of committed.confirmedMirrors ?? []) ctx.mirrors.confirm(mirror);
   ctx.emit({ url, finalUrl: committed.finalUrl, depth, title: committed.title, decision, detail: committed.detail });
   const isDuplicate = decision.kind === 'exact' || decision.kind === 'near' || decision.kind === 'similar';
-  if ((isDuplicate && !settings.followDuplicates) || depth >= settings.maxDepth) return;
+  if (depth >= settings.maxDepth) return;
+  const host = urlHost(committed.finalUrl ?? url);
+  if (!ctx.mirrors.follows(host, isDuplicate, committed.copyOfHost ?? null, inScopeCount(ctx, committed.links))) return;
   await followLinks(ctx, committed.links, depth + 1);
+}
+
+/** In-scope links among `links` (what the summary counts as not followed). */
+function inScopeCount(ctx: CrawlContext, links: readonly string[]): number {
+  let n = 0;
+  for (const link of links) {
+    const url = parseHttpUrl(link);
+    if (url !== null && inCrawlScope(ctx.scope, url)) n++;
+  }
+  return n;
 }
 
 /** A request that failed for good: recorded as a skip with its reason. */
@@ -263,6 +284,13 @@ function createCrawler(ctx: CrawlContext, queue: RequestQueue, crawleeConfig: Co
     robotsAllowRedirect: (url) => ctx.robots.allows(url),
     robotsAllow: (url) => ctx.robots.allows(url),
     onDisallowed: (request) => recordRobotsSkip(ctx, request.url),
+    // A queued request to a host confirmed a mirror is not fetched (mirror-map.ts).
+    skipRequest: (request) => {
+      const host = urlHost(request.url);
+      if (!ctx.mirrors.avoids(host)) return false;
+      ctx.mirrors.skipRequest(host!);
+      return true;
+    },
     pendingWork: () => ctx.verdicts.size + (ctx.partitioned?.queue.waiting ?? 0),
     // Not parsed here: the dedup stage parses and extracts each page (commit-fetched-pages.ts).
     parse: null,
@@ -355,6 +383,7 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
       options.onPage?.(event);
     },
     robotsSkipped: new Set<string>(),
+    mirrors: new MirrorMap({ followDuplicates: settings.followDuplicates }),
   };
   const crawler = createCrawler(ctx, queue, crawleeConfig, pacer, budget);
   run.crawler = crawler;
@@ -380,6 +409,7 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
   return {
     ...progress(), dataDir, seeds, handledBefore: resume.handledBefore, releasedLocks: resume.interrupted, repairedRequests: resume.tornLines, pending,
     linksDropped: linkBudget.dropped, stopReason: run.stopReason, seedOutcomes: seedOutcomes.outcomes(), partition: partitionEnd?.summary ?? null,
+    linksNotFollowed: ctx.mirrors.linksNotFollowed, hostMirrors: ctx.mirrors.mirrors,
   };
 }
 

@@ -225,7 +225,7 @@ class WorkerDedupStage implements DedupStage {
  */
 export async function openDedupStage(options: DedupStageOptions): Promise<DedupStage> {
   if (options.worker === false) {
-    return new LocalDedupStage(await Pipeline.open({ dataDir: options.dataDir, config: options.config, indexUrl: options.indexUrl ?? null }));
+    return new LocalDedupStage(await Pipeline.open({ dataDir: options.dataDir, config: options.config, indexUrl: options.indexUrl ?? null, primarySwap: true }));
   }
   return WorkerDedupStage.start(options);
 }

@@ -17,7 +17,7 @@ const send = (reply: DedupReply) => port.postMessage(reply);
 
 let pipeline: Pipeline | null = null;
 try {
-  pipeline = await Pipeline.open({ dataDir, config, indexUrl });
+  pipeline = await Pipeline.open({ dataDir, config, indexUrl, primarySwap: true });
   send({ op: 'ready', counters: pipeline.counters });
 } catch (error) {
   send({ op: 'open-failed', error: serializeError(error) });

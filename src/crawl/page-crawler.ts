@@ -65,6 +65,8 @@ export interface PageFetchPolicy {
   readonly robotsAllow: (url: string) => boolean | Promise<boolean>;
   /** Records a queued request robots.txt does not let us fetch (the crawler then marks it handled). */
   readonly onDisallowed: (request: Request) => Promise<void>;
+  /** Whether a queued request is not to be fetched at all (a confirmed mirror's): it is marked handled. @default none */
+  readonly skipRequest?: (request: Request) => boolean;
   /** Work still to finish for pages already handled (their verdicts); the crawl is not finished before it is 0. @default none */
   readonly pendingWork?: () => number;
   /** Per-host pacing, or null for none. */
@@ -302,6 +304,10 @@ export class PageCrawler extends CheerioCrawler {
     for (let taken = 0; taken < maxParkedPerFetch; taken++) {
       const request = await super._fetchNextRequest();
       if (request === null) return null;
+      if (this.policy.skipRequest?.(request) === true) {
+        await this.requestQueue!.markRequestHandled(request);
+        continue;
+      }
       const allowed = this.policy.robotsAllow(request.url);
       if (allowed === false) {
         await this.skipDisallowed(request);

@@ -88,15 +88,18 @@ export class PgFrontierQueue extends RequestQueue {
    */
   async enqueue(entries: readonly JournalEntry[]): Promise<number> {
     const frontier = this.#requireFrontier();
-    const rows: { uniqueKey: string; url: string; crawlDepth: number; part: number }[] = [];
+    const found: { uniqueKey: string; url: string; crawlDepth: number; host: string }[] = [];
     for (const entry of entries) {
       const url = parseHttpUrl(entry.url);
       if (url === null) continue;
       const uniqueKey = requestKey(entry.url);
       if (this.#sent.has(uniqueKey)) continue;
       this.#sent.add(uniqueKey);
-      rows.push({ uniqueKey, url: entry.url, crawlDepth: entry.crawlDepth, part: frontier.partitionOf(url) });
+      found.push({ uniqueKey, url: entry.url, crawlDepth: entry.crawlDepth, host: url.hostname });
     }
+    if (found.length === 0) return 0;
+    const parts = await frontier.partitionsOf(found.map((f) => f.host));
+    const rows = found.map((f) => ({ uniqueKey: f.uniqueKey, url: f.url, crawlDepth: f.crawlDepth, part: parts.get(f.host)! }));
     const own = await frontier.insert(rows);
     if (own > 0) this.#wake?.();
     return own;
@@ -182,6 +185,11 @@ export class PgFrontierQueue extends RequestQueue {
       }
       if (this.#claimed.size === 0 && this.#doneBuffer.length === 0 && this.#flushing === null) {
         const status = await frontier.status();
+        // No host of the crawl was dealt to this partition, and it has no rows: nothing to wait for.
+        if (status.openOwn === 0 && !(await frontier.hasOwnHosts())) {
+          this.#options.onNotice?.(`partition ${frontier.partition.index}/${frontier.partition.count}: no host of this crawl is in this partition (hosts are dealt to partitions in the order the crawl meets them); nothing to do`);
+          break;
+        }
         if (status.openOwned === 0) {
           if (status.openOrphaned.size === 0) break;
           if (orphanedSince === null) {

@@ -48,7 +48,7 @@ export const FRONTIER_SETUP_LOCK = -1;
 export const INSERT_SQL = `INSERT INTO neardup_frontier AS f (key, url, part, depth)
 SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[])
 ON CONFLICT (key) DO UPDATE SET depth = EXCLUDED.depth WHERE f.state = 'pending' AND EXCLUDED.depth < f.depth
-RETURNING part, (xmax = 0) AS inserted`;
+RETURNING part, (xmax = 0) AS inserted, url`;
 
 /** Claims up to $3 pending rows of partition $1 for run $2, oldest first. */
 export const CLAIM_SQL = `UPDATE neardup_frontier SET state = 'claimed', claimed_by = $2

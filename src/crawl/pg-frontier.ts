@@ -25,7 +25,8 @@ import type pg from 'pg';
 import { CrawlLockedError, IndexError, ValidationError } from '../errors.js';
 import { PgSession, type PgSessionOptions } from '../fingerprint-index/postgres/pg-session.js';
 import { parsePgUrl } from '../fingerprint-index/postgres/pg-errors.js';
-import { partitionLabel, partitionOfHost, type CrawlPartition } from './crawl-partition.js';
+import { partitionLabel, type CrawlPartition } from './crawl-partition.js';
+import { HostPartitions, hostPartitionSchema, resetAssignment, setUpAssignment } from './pg-host-partitions.js';
 import {
   CLAIM_SQL, DONE_SQL, FRONTIER_CLASS, FRONTIER_SETUP_LOCK, INSERT_SQL, OPEN_ROWS_SQL, PARTITION_COUNTS_SQL, UNCLAIM_SQL, pgFrontierSchema,
 } from './pg-frontier-schema.js';
@@ -52,6 +53,8 @@ export interface PgFrontierOptions extends PgSessionOptions {
   readonly runId: string;
   /** How long a lost lock may take to come back on a new connection (the server may still hold the old one). @default 30000 */
   readonly relockForMs?: number;
+  /** Frontier rows of one registrable domain past which its new hosts get partitions of their own. @default 20000 (pg-host-partitions.ts) */
+  readonly splitDomainRows?: number;
 }
 
 /** What opening found. */
@@ -73,6 +76,8 @@ export class PgFrontier {
   #lockedClient: pg.Client | null = null;
   /** Statements in order, one at a time. */
   #chain: Promise<unknown> = Promise.resolve();
+  /** Hosts' partitions (pg-host-partitions.ts); set by open. */
+  #hosts: HostPartitions | null = null;
 
   private constructor(session: PgSession, partition: CrawlPartition, options: PgFrontierOptions) {
     this.#session = session;
@@ -91,10 +96,12 @@ export class PgFrontier {
     await session.open();
     const frontier = new PgFrontier(session, partition, options);
     try {
-      await session.transaction(async (client) => {
+      frontier.#hosts = await session.transaction(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [FRONTIER_CLASS, FRONTIER_SETUP_LOCK]);
-        for (const statement of pgFrontierSchema) await client.query(statement);
+        for (const statement of [...pgFrontierSchema, ...hostPartitionSchema]) await client.query(statement);
+        const mode = await setUpAssignment(client);
         await checkPartitionCount(client, partition);
+        return new HostPartitions(partition.count, mode, options.splitDomainRows);
       });
       const opening = await frontier.#serial(async (client) => {
         const taken = await client.query(UNCLAIM_SQL, [partition.index, null]);
@@ -108,9 +115,14 @@ export class PgFrontier {
     }
   }
 
-  /** The partition of a URL's host. */
-  partitionOf(url: URL): number {
-    return partitionOfHost(url.hostname, this.partition.count);
+  /** The partitions of hosts (assigned on first sight: pg-host-partitions.ts). */
+  partitionsOf(hosts: Iterable<string>): Promise<Map<string, number>> {
+    return this.#serial((client) => this.#hosts!.partitionsOf(client, hosts));
+  }
+
+  /** Whether any host of the crawl is in this process's partition (a process with none has nothing to do). */
+  hasOwnHosts(): Promise<boolean> {
+    return this.#serial((client) => this.#hosts!.hasHosts(client, this.partition.index));
   }
 
   /** Adds rows for URLs not in the frontier yet; resolves with how many of the new rows are this partition's. */
@@ -118,8 +130,10 @@ export class PgFrontier {
     if (rows.length === 0) return 0;
     const params = [rows.map((r) => r.uniqueKey), rows.map((r) => r.url), rows.map((r) => r.part), rows.map((r) => r.crawlDepth)];
     return this.#serial(async (client) => {
-      const result = await client.query<{ part: number; inserted: boolean }>(INSERT_SQL, params);
-      return result.rows.filter((row) => row.inserted && row.part === this.partition.index).length;
+      const result = await client.query<{ part: number; inserted: boolean; url: string }>(INSERT_SQL, params);
+      const inserted = result.rows.filter((row) => row.inserted);
+      await this.#hosts!.countRows(client, inserted.map((row) => hostOfUrl(row.url)));
+      return inserted.filter((row) => row.part === this.partition.index).length;
     });
   }
 
@@ -201,11 +215,31 @@ export class PgFrontier {
   }
 }
 
-/** Fixes the crawl's partition count on first use; refuses a process of a crawl partitioned otherwise. */
+function hostOfUrl(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Fixes the crawl's partition count on first use; refuses a process of a crawl partitioned otherwise
+ * while that crawl has work left. A finished frontier (every row done) may be crawled again split in
+ * another count: its host assignments are forgotten.
+ */
 async function checkPartitionCount(client: pg.Client, partition: CrawlPartition): Promise<void> {
   await client.query(`INSERT INTO neardup_frontier_meta (key, value) VALUES ('partitions', $1) ON CONFLICT (key) DO NOTHING`, [String(partition.count)]);
   const result = await client.query<{ value: string }>(`SELECT value FROM neardup_frontier_meta WHERE key = 'partitions'`);
-  const count = Number(result.rows[0]!.value);
+  let count = Number(result.rows[0]!.value);
+  if (count !== partition.count) {
+    const open = await client.query(`SELECT 1 FROM neardup_frontier WHERE state <> 'done' LIMIT 1`);
+    if (open.rows.length === 0) {
+      await client.query(`UPDATE neardup_frontier_meta SET value = $1 WHERE key = 'partitions'`, [String(partition.count)]);
+      await resetAssignment(client);
+      count = partition.count;
+    }
+  }
   if (count !== partition.count) {
     throw new ValidationError(`Expected \`partition\` to be i/${count}: the crawl frontier in this database is split in ${count} partitions, got ${partitionLabel(partition)}`);
   }

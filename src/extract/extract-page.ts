@@ -84,7 +84,7 @@ export function extractPage($: CheerioAPI, url?: string): ExtractedPage {
 
 /**
  * The links whose anchor lies inside a main-text container, in page order: what the text cites, as
- * opposed to the menus and sidebars around it (report/choose-primary.ts counts them as in-links).
+ * opposed to the menus and sidebars around it (primary/choose-primary.ts counts them as in-links).
  */
 function linksInside(anchors: PageMetadata['anchors'], containers: readonly DomElement[]): string[] {
   if (containers.length === 0) return [];

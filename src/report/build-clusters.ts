@@ -20,8 +20,8 @@ import type { Fingerprint, RejectedDocument, SkippedPage, StoredDocument } from 
 import { fingerprintOf, matchComponents, matchNodes, treeDistance, type Node } from './match-graph.js';
 import { defaultConfig } from '../config.js';
 import type { Cluster, ClusterMember, ClusterReport, ClusterStats, HostMirror } from './cluster-report.js';
-import { choosePrimary, type PrimaryCandidate, type PrimaryWeights } from './choose-primary.js';
-import { comparableUrl, urlFacts } from './comparable-url.js';
+import { choosePrimary, type PrimaryCandidate, type PrimaryWeights } from '../primary/choose-primary.js';
+import { comparableUrl, urlFacts } from '../url/comparable-url.js';
 import { findHostMirrors, pageHostReader, validateMirrorOptions } from './find-host-mirrors.js';
 
 /** Options of `buildClusters`; `config.report` fits as is. */

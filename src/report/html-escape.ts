@@ -3,7 +3,7 @@
  * through `escapeHtml` for both text and attribute values, and becomes a link only when it is an
  * http(s) URL (never `javascript:`, `data:` or anything else).
  */
-import { httpHref } from './comparable-url.js';
+import { httpHref } from '../url/comparable-url.js';
 
 const entities: Readonly<Record<string, string>> = {
   '&': '&amp;',

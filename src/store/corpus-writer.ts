@@ -22,8 +22,18 @@
  *    append happens while the caller holds the index's write lock (`FingerprintIndex.exclusive`),
  *    and first reads the ids of lines other processes appended since (`refresh`), so no id is
  *    written twice whichever process sees the document first.
+ * 6. A line is withdrawn, never rewritten in place: when a better copy of a page takes the place of a
+ *    stored document (the primary swap, src/pipeline.ts), the displaced document's line is superseded
+ *    by a tombstone line `{"id":<old>,"supersededBy":<new>}` appended with (or after) the new line.
+ *    A reader of the file skips a line whose id a later tombstone names (`CorpusWriter.readLive`
+ *    does). `compact` rewrites the file without superseded lines and tombstones into a temporary file,
+ *    fsyncs it and renames it over corpus.jsonl (atomic: a kill leaves the old file or the new one, and
+ *    a stale temporary file is removed on open); writers of other processes see the new inode in
+ *    `refresh` and reopen.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync, writevSync } from 'node:fs';
+import {
+  closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, writevSync,
+} from 'node:fs';
 import { StorageError } from '../errors.js';
 
 /** One line of corpus.jsonl. */
@@ -69,6 +79,21 @@ const newline = 0x0a;
 /** Every line starts with these bytes, then the id's digits. */
 const idPrefix = Buffer.from('{"id":', 'utf8');
 
+/** What follows the id of a tombstone line (invariant 6). */
+const tombstoneMark = Buffer.from(',"supersededBy":', 'utf8');
+
+/** The tombstone line withdrawing document `id` for `by`. */
+export function tombstoneLine(id: number, by: number): string {
+  return `{"id":${id},"supersededBy":${by}}\n`;
+}
+
+/** Whether the line held in `buffer` from `start` is a tombstone (its id's digits end at `afterId`). */
+function isTombstone(buffer: Buffer, afterId: number, end: number): boolean {
+  if (end - afterId < tombstoneMark.length) return false;
+  for (let i = 0; i < tombstoneMark.length; i++) if (buffer[afterId + i] !== tombstoneMark[i]) return false;
+  return true;
+}
+
 /** Reads the id at the start of a line held in `buffer` from `start`; -1 if it is not there. */
 function idAt(buffer: Buffer, start: number, end: number): number {
   if (end - start < idPrefix.length + 1) return -1;
@@ -106,20 +131,57 @@ function writeAll(fd: number, pieces: readonly Uint8Array[], total: number): voi
   while (done < total) done += writeSync(fd, rest, done, total - done);
 }
 
+/** Where `compact` writes the new file before renaming it over the corpus. */
+function compactPathOf(path: string): string {
+  return `${path}.compact-tmp`;
+}
+
+/**
+ * Copies the complete lines of `fd` (bytes [0, size)) to `out`, but the superseded ones and the
+ * tombstones; returns the lines left out.
+ */
+function copyLive(fd: number, size: number, out: number, superseded: ReadonlySet<number>): number {
+  let removed = 0;
+  let carry: Buffer = Buffer.alloc(0);
+  const buffer = Buffer.allocUnsafe(chunkBytes);
+  for (let offset = 0; offset < size;) {
+    const read = readSync(fd, buffer, 0, Math.min(chunkBytes, size - offset), offset);
+    if (read <= 0) break;
+    offset += read;
+    const chunk = carry.length === 0 ? buffer.subarray(0, read) : Buffer.concat([carry, buffer.subarray(0, read)]);
+    let position = 0;
+    const keep: Buffer[] = [];
+    for (;;) {
+      const nl = chunk.indexOf(newline, position);
+      if (nl < 0) break;
+      const id = idAt(chunk, position, nl);
+      if (id >= 0 && superseded.has(id)) removed++;
+      else keep.push(chunk.subarray(position, nl + 1));
+      position = nl + 1;
+    }
+    if (keep.length > 0) writeAll(out, keep, keep.reduce((n, b) => n + b.byteLength, 0));
+    carry = Buffer.from(chunk.subarray(position));
+  }
+  return removed;
+}
+
 export class CorpusWriter {
   /** The file this writer appends to. */
   readonly path: string;
   /** What was found on open. */
   readonly openReport: CorpusOpenReport;
   private fd: number | null;
-  private readonly ids: Set<number>;
+  private ids: Set<number>;
+  /** Ids whose line a tombstone withdrew (invariant 6). */
+  private superseded: Set<number>;
   /** Bytes of the file whose lines' ids are in `ids` (the end of its last complete line). */
   private scanned: number;
 
-  private constructor(path: string, fd: number, ids: Set<number>, report: CorpusOpenReport, scanned: number) {
+  private constructor(path: string, fd: number, ids: Set<number>, superseded: Set<number>, report: CorpusOpenReport, scanned: number) {
     this.path = path;
     this.fd = fd;
     this.ids = ids;
+    this.superseded = superseded;
     this.openReport = report;
     this.scanned = scanned;
   }
@@ -129,6 +191,8 @@ export class CorpusWriter {
    * every line so that no document is ever written twice.
    */
   static open(path: string): CorpusWriter {
+    // A compaction killed before its rename left its temporary file: the corpus itself is whole.
+    rmSync(compactPathOf(path), { force: true });
     let fd: number;
     try {
       fd = openSync(path, 'a+');
@@ -136,18 +200,19 @@ export class CorpusWriter {
       throw new StorageError(`Cannot open corpus file \`${path}\`: ${(error as Error).message}`, { cause: error });
     }
     try {
-      const { ids, report, end } = CorpusWriter.scan(fd, path);
-      return new CorpusWriter(path, fd, ids, report, end);
+      const { ids, superseded, report, end } = CorpusWriter.scan(fd, path);
+      return new CorpusWriter(path, fd, ids, superseded, report, end);
     } catch (error) {
       closeSync(fd);
       throw error;
     }
   }
 
-  private static scan(fd: number, path: string): { ids: Set<number>; report: CorpusOpenReport; end: number } {
+  private static scan(fd: number, path: string): { ids: Set<number>; superseded: Set<number>; report: CorpusOpenReport; end: number } {
     const size = fstatSync(fd).size;
     const ids = new Set<number>();
-    const { lines, unreadableLines, end: lastNewlineEnd } = CorpusWriter.scanRange(fd, 0, size, ids);
+    const superseded = new Set<number>();
+    const { lines, unreadableLines, end: lastNewlineEnd } = CorpusWriter.scanRange(fd, 0, size, ids, superseded);
     let truncatedBytes = 0;
     if (lastNewlineEnd < size) {
       truncatedBytes = size - lastNewlineEnd;
@@ -157,16 +222,16 @@ export class CorpusWriter {
         throw new StorageError(`Cannot cut the torn last line of \`${path}\`: ${(error as Error).message}`, { cause: error });
       }
     }
-    return { ids, report: { lines, truncatedBytes, unreadableLines }, end: lastNewlineEnd };
+    return { ids, superseded, report: { lines, truncatedBytes, unreadableLines }, end: lastNewlineEnd };
   }
 
   /** Adds the ids of the complete lines in bytes [from, size) to `ids`; `end` is where the last of them ends. */
-  private static scanRange(fd: number, from: number, size: number, ids: Set<number>): { lines: number; unreadableLines: number; end: number } {
+  private static scanRange(fd: number, from: number, size: number, ids: Set<number>, superseded: Set<number>): { lines: number; unreadableLines: number; end: number } {
     let lines = 0;
     let unreadableLines = 0;
     const buffer = Buffer.allocUnsafe(chunkBytes);
     // The first bytes of the current line (enough for its id), which may span two chunks.
-    const head = Buffer.alloc(32);
+    const head = Buffer.alloc(48);
     let headLength = 0;
     const keep = (from: number, to: number) => {
       const n = Math.min(to - from, head.length - headLength);
@@ -192,6 +257,7 @@ export class CorpusWriter {
         headLength = 0;
         lines++;
         if (id < 0) unreadableLines++;
+        else if (isTombstone(head, idPrefix.length + String(id).length, headLength)) superseded.add(id);
         else ids.add(id);
         position = nl + 1;
         lastNewlineEnd = offset + nl + 1;
@@ -208,21 +274,113 @@ export class CorpusWriter {
   refresh(): void {
     if (this.fd === null) throw new StorageError(`Corpus file \`${this.path}\` is closed`);
     try {
+      // Another process compacted the file (invariant 6): read the new one from its start.
+      if (statSync(this.path).ino !== fstatSync(this.fd).ino) this.reopen();
       const size = fstatSync(this.fd).size;
-      if (size > this.scanned) this.scanned = CorpusWriter.scanRange(this.fd, this.scanned, size, this.ids).end;
+      if (size > this.scanned) this.scanned = CorpusWriter.scanRange(this.fd, this.scanned, size, this.ids, this.superseded).end;
     } catch (error) {
       throw new StorageError(`Cannot read corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
     }
   }
 
-  /** Number of documents in the file. */
-  get size(): number {
-    return this.ids.size;
+  private reopen(): void {
+    const old = this.fd!;
+    this.fd = openSync(this.path, 'a+');
+    closeSync(old);
+    this.ids = new Set();
+    this.superseded = new Set();
+    this.scanned = 0;
   }
 
-  /** Whether the document with this id has its line. */
+  /** Number of documents in the file (superseded lines not counted). */
+  get size(): number {
+    return this.ids.size - this.superseded.size;
+  }
+
+  /** Whether the document with this id has its line (a superseded one included: its id is never written again). */
   has(id: number): boolean {
     return this.ids.has(id);
+  }
+
+  /** Whether the document with this id has a line no tombstone withdrew. */
+  isLive(id: number): boolean {
+    return this.ids.has(id) && !this.superseded.has(id);
+  }
+
+  /** Ids of the lines no tombstone withdrew. */
+  liveIds(): number[] {
+    const live: number[] = [];
+    for (const id of this.ids) if (!this.superseded.has(id)) live.push(id);
+    return live;
+  }
+
+  /** Lines withdrawn by a tombstone and still in the file (0 after `compact`). */
+  get supersededCount(): number {
+    return this.superseded.size;
+  }
+
+  /**
+   * Withdraws the lines of documents displaced by a better copy (invariant 6): one tombstone line
+   * each, in one append. Ids without a live line are passed over. Call under the write lock, after `refresh`.
+   */
+  supersede(entries: readonly { readonly id: number; readonly by: number }[]): number {
+    if (this.fd === null) throw new StorageError(`Corpus file \`${this.path}\` is closed`);
+    const lines = entries.filter((e) => this.isLive(e.id)).map((e) => tombstoneLine(e.id, e.by));
+    if (lines.length === 0) return 0;
+    const bytes = Buffer.from(lines.join(''), 'utf8');
+    const fd = this.fd;
+    const end = fstatSync(fd).size;
+    try {
+      writeAll(fd, [bytes], bytes.byteLength);
+    } catch (error) {
+      try {
+        ftruncateSync(fd, end);
+      } catch { /* the write error is what to report */ }
+      throw new StorageError(`Cannot write to corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
+    }
+    for (const e of entries) if (this.isLive(e.id)) this.superseded.add(e.id);
+    this.scanned += bytes.byteLength;
+    return lines.length;
+  }
+
+  /**
+   * Rewrites the file without superseded lines and tombstones (invariant 6); nothing to do when no
+   * line is superseded. Call under the write lock, after `refresh`. Returns the lines removed.
+   */
+  compact(): number {
+    if (this.fd === null) throw new StorageError(`Corpus file \`${this.path}\` is closed`);
+    if (this.superseded.size === 0) return 0;
+    const tmp = compactPathOf(this.path);
+    const out = openSync(tmp, 'w');
+    let removed = 0;
+    try {
+      removed = copyLive(this.fd, this.scanned, out, this.superseded);
+      fsyncSync(out);
+    } catch (error) {
+      closeSync(out);
+      rmSync(tmp, { force: true });
+      throw new StorageError(`Cannot compact corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
+    }
+    closeSync(out);
+    renameSync(tmp, this.path);
+    this.reopen();
+    this.scanned = CorpusWriter.scanRange(this.fd!, 0, fstatSync(this.fd!).size, this.ids, this.superseded).end;
+    return removed;
+  }
+
+  /** The live records of a corpus file (superseded lines and tombstones left out), parsed. */
+  static readLive(text: string): CorpusRecord[] {
+    const records: CorpusRecord[] = [];
+    const withdrawn = new Set<number>();
+    const parsed: CorpusRecord[] = [];
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      const value = JSON.parse(line) as CorpusRecord & { supersededBy?: number };
+      if (value.supersededBy !== undefined) withdrawn.add(value.id);
+      else parsed.push(value);
+    }
+    for (const record of parsed) if (!withdrawn.has(record.id)) records.push(record);
+    return records;
   }
 
   /** Of the given stored ids, those without a line (see invariant 4). */

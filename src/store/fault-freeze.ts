@@ -12,7 +12,8 @@ import { writeSync } from 'node:fs';
 import { ValidationError } from '../errors.js';
 
 /** Where the freeze happens relative to the corpus append of the n-th new stored document. */
-export type FaultFreezePhase = 'before-corpus' | 'after-corpus';
+/** `swap`: after the n-th primary swap committed in the index, before its corpus lines (src/pipeline.ts). */
+export type FaultFreezePhase = 'before-corpus' | 'after-corpus' | 'swap';
 
 export interface FaultFreeze {
   /** New stored documents (corpus lines due in this process) before the freeze; at least 1. */
@@ -30,10 +31,10 @@ export const FAULT_FREEZE_MESSAGE = 'neardup: fault hook: frozen';
 export function faultFreezeFromEnv(env: NodeJS.ProcessEnv = process.env): FaultFreeze | null {
   const raw = env[FAULT_FREEZE_ENV];
   if (raw === undefined || raw === '') return null;
-  const match = /^(\d+)(?::(before-corpus|after-corpus))?$/.exec(raw);
+  const match = /^(\d+)(?::(before-corpus|after-corpus|swap))?$/.exec(raw);
   const afterStored = match === null ? NaN : Number(match[1]);
   if (match === null || !Number.isSafeInteger(afterStored) || afterStored < 1) {
-    throw new ValidationError(`Expected \`${FAULT_FREEZE_ENV}\` to be <n>[:before-corpus|:after-corpus] with n ≥ 1, got \`${raw}\``);
+    throw new ValidationError(`Expected \`${FAULT_FREEZE_ENV}\` to be <n>[:before-corpus|:after-corpus|:swap] with n ≥ 1, got \`${raw}\``);
   }
   return { afterStored, phase: (match[2] ?? 'before-corpus') as FaultFreezePhase };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choosePrimary, type PrimaryCandidate, type PrimaryWeights } from '../../src/report/choose-primary.js';
+import { choosePrimary, type PrimaryCandidate, type PrimaryWeights } from '../../src/primary/choose-primary.js';
 
 const weights: PrimaryWeights = { canonical: 8, inLinks: 3, earliestDate: 2, completeness: 1, shallowUrl: 1 };
 

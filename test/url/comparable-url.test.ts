@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparableUrl, httpHref, urlFacts, urlPathDepth } from '../../src/report/comparable-url.js';
+import { comparableUrl, httpHref, urlFacts, urlPathDepth } from '../../src/url/comparable-url.js';
 import { hostReader, urlHost } from '../../src/url/url-host.js';
 
 describe('comparableUrl', () => {

@@ -22,7 +22,7 @@
  * are citations (fingerprint-index/citation-counts.ts): template links of a page's own host do not
  * count.
  */
-import { comparableUrl, urlFacts } from './comparable-url.js';
+import { comparableUrl, urlFacts } from '../url/comparable-url.js';
 
 /** Weights of the primary-choice signals (config `report.primaryWeights`). */
 export interface PrimaryWeights {
