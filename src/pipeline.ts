@@ -224,6 +224,7 @@ export class Pipeline {
       if (flagsOut !== undefined) flagsOut[positions[j]!] = flags[j] ?? [];
       if (decision.kind === 'stored') stored.push({ analyzed: pages[positions[j]!]!, id: decision.id, flags: this.cascade === null ? null : (flags[j] ?? []).map((f) => f.kind) });
     }
+    if (this.cascade !== null) countFlags(this.counters.flagged!, this.cascade.takeLateFlags());
     await this.cascade?.flush();
     // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
     await this.writeCorpusLines(stored);
