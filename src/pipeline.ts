@@ -259,9 +259,10 @@ export class Pipeline {
 
   /**
    * Like {@link commit} for many pages: the index writes in one transaction, then the corpus lines
-   * of the stored pages under one hold of the write lock, in one append. Decisions in input order.
+   * of the stored pages under one hold of the write lock, in one append. Decisions in input order;
+   * `flagsOut[i]`: the cascade's flags of page i, when given (left unset for a skipped page).
    */
-  async commitMany(pages: readonly CascadedPage[]): Promise<Decision[]> {
+  async commitMany(pages: readonly CascadedPage[], flagsOut?: (readonly CascadeFlag[])[]): Promise<Decision[]> {
     this.assertOpen();
     const decisions: (Decision | undefined)[] = new Array(pages.length);
     const candidates: IndexCandidate[] = [];
@@ -272,7 +273,7 @@ export class Pipeline {
       if (candidate === null) continue;
       const spun = this.cascade?.preCheck(page.cascade) ?? null;
       if (spun !== null) {
-        decisions[i] = await this.rejectSpun(page, spun);
+        decisions[i] = await this.rejectSpun(page, spun, flagsOut, i);
         continue;
       }
       candidates.push(candidate);
@@ -296,8 +297,10 @@ export class Pipeline {
       const decision = judged[j]!;
       decisions[positions[j]!] = decision;
       if (this.cascade !== null) countFlags(this.counters.flagged!, flags[j] ?? []);
+      if (flagsOut !== undefined) flagsOut[positions[j]!] = flags[j] ?? [];
       if (decision.kind === 'stored') stored.push({ analyzed: pages[positions[j]!]!, id: decision.id, flags: this.cascade === null ? null : (flags[j] ?? []).map((f) => f.kind) });
     }
+    if (this.cascade !== null) countFlags(this.counters.flagged!, this.cascade.takeLateFlags());
     await this.cascade?.flush();
     // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
     await this.writeCorpusLines(stored, [...swapped.values()]);
@@ -307,8 +310,9 @@ export class Pipeline {
   }
 
   /** A spun copy rejected before the index (`cascade.synonymised.action: reject`): a skip with its flags. */
-  private async rejectSpun(page: CascadedPage, spun: NonNullable<ReturnType<CascadeCommitter['preCheck']>>): Promise<Decision> {
+  private async rejectSpun(page: CascadedPage, spun: NonNullable<ReturnType<CascadeCommitter['preCheck']>>, flagsOut: (readonly CascadeFlag[])[] | undefined, at: number): Promise<Decision> {
     const flags = this.cascade!.recordRejected(page.url, page.cascade, spun);
+    if (flagsOut !== undefined) flagsOut[at] = flags;
     await this.cascade!.flush();
     const decision = await this.recordSkip(page.url, 'synonymised', `spun copy of ${spun.sourceUrl} (stems explained ${spun.explainedShare.toFixed(2)}, substituted ${spun.substitutedShare.toFixed(2)})`);
     if (decision.repeated !== true) countFlags(this.counters.flagged!, flags);

@@ -236,6 +236,11 @@ export interface HomoglyphFlag {
   readonly share: number;
   /** A few such words as they appear in the text. */
   readonly examples: readonly string[];
+  /**
+   * The same words with their look-alike letters made visible: each letter of another script than
+   * the text's written `[<letter> U+<code point> <script>]`, e.g. `p[а U+0430 Cyrillic]per`.
+   */
+  readonly marked: readonly string[];
 }
 
 /** Text a program made (Markov chains, word salad, shuffled sentences), by a decision tree. */

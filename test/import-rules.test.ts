@@ -54,7 +54,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   cascade: ['errors', 'types', 'config', 'text', 'fingerprint', 'synonyms', 'analyze'],
   crawl: ['errors', 'types', 'config', 'url', 'input', 'store', 'analyze', 'pipeline', 'primary'],
   batch: ['errors', 'types', 'config', 'input', 'analyze', 'pipeline', 'cascade'],
-  crawlee: ['errors', 'types', 'config', 'input', 'analyze', 'pipeline'],
+  crawlee: ['errors', 'types', 'config', 'input', 'analyze', 'pipeline', 'cascade'],
   report: ['errors', 'types', 'config', 'url', 'fingerprint', 'fingerprint-index', 'store', 'cascade', 'primary'],
   eval: ['errors', 'types', 'config', 'input', 'analyze', 'fingerprint'],
   cli: ['errors', 'types', 'config', 'input', 'analyze', 'extract', 'fingerprint', 'store', 'crawl', 'batch', 'report', 'eval', 'filter', 'synonyms', 'cascade'],

@@ -13,9 +13,11 @@
 import type { CascadeFlag, CascadeFlagKind, Decision, SynonymisedFlag } from '../types.js';
 import { loadSynonymDictionary } from '../synonyms/synonym-dictionary.js';
 import type { CascadeOptions } from './cascade-options.js';
+import type { CascadeRecord } from './cascade-record.js';
 import { flagRowsOf, type FlagRow } from './flag-row.js';
 import { IndexedCascadeStore, type CascadeRecordSource } from './indexed-cascade-store.js';
 import { compareCascade } from './run-cascade.js';
+import { compiledFlag } from './compiled-flag.js';
 import { decodeCascadeRecord } from './cascade-record-codec.js';
 import type { PageCascade } from './page-cascade.js';
 import { synonymisedFlag, type SynonymLookup } from './synonymised-flag.js';
@@ -51,6 +53,10 @@ export class CascadeCommitter {
   readonly #persistence: CascadePersistence;
   readonly #synonyms: () => SynonymLookup;
   #dictionary: SynonymLookup | null = null;
+  /** Ids of stored pages this committer flagged `compiled` (a later flag of one replaces its row, counted once). */
+  readonly #compiled = new Set<number>();
+  /** `compiled` flags given to pages stored earlier (re-judged when a source came), not yet counted. */
+  #late: CascadeFlag[] = [];
   /** The dictionary, loaded on first use (only pages with a close grammar need it). */
   readonly #lazy: SynonymLookup = {
     classesOf: (language, stem) => (this.#dictionary ??= this.#synonyms()).classesOf(language, stem),
@@ -96,6 +102,40 @@ export class CascadeCommitter {
   }
 
   /**
+   * The `compiled` flags that pages stored earlier got since the last call (when a later page turned
+   * out to be one of their sources): for the counters.
+   */
+  takeLateFlags(): CascadeFlag[] {
+    const late = this.#late;
+    this.#late = [];
+    return late;
+  }
+
+  /**
+   * A page stored before its sources is flagged when they come: the stored pages sharing shingles
+   * with the new page `id` (not yet flagged) are judged again from their stored records, so that
+   * whether a page is `compiled`, and its sources, do not depend on the order the pages came in (a
+   * crawl's order follows its fetches' timing). The flag row replaces any earlier one of the page
+   * (url, kind). After a reopen the set of flagged ids starts empty: a page flagged before and again
+   * is then counted again in this run's counters (its row is still one).
+   */
+  #rejudgeCompiled(id: number, record: CascadeRecord): FlagRow[] {
+    const options = this.options.compiled;
+    if (!options.enabled || options.test !== 'containment') return [];
+    const rows: FlagRow[] = [];
+    for (const { page } of this.store.shingleCandidates(record.shingles, MAX_REJUDGED + 1, 2)) {
+      if (page.id === id) continue;
+      // Flagged pages too: a new source adds to the evidence (the row is replaced).
+      const flag = compiledFlag(page.record, this.store, options, page.id);
+      if (flag === null) continue;
+      if (!this.#compiled.has(page.id)) this.#late.push(flag);
+      this.#compiled.add(page.id);
+      rows.push(...flagRowsOf(page.url, page.id, [flag]));
+    }
+    return rows;
+  }
+
+  /**
    * After the index judged `items` (in its order): each page's flags (its own and the comparing
    * stages'), records of stored pages added, flags written. Pages judged earlier (`repeated`) and
    * skipped pages get no flags. Returns the flags per item.
@@ -113,7 +153,11 @@ export class CascadeCommitter {
       // Only a page the index stored is compared: a rejected page is a copy of a stored one, and is
       // spun or compiled when that one is (its flags say so).
       const flags = record === null || decision.kind !== 'stored' ? [...cascade.flags] : [...cascade.flags, ...compareCascade(record, this.store, this.#lazy, this.options)];
-      if (decision.kind === 'stored' && record !== null) this.store.add({ id: decision.id, url, record }, cascade.record!);
+      if (decision.kind === 'stored' && record !== null) {
+        if (flags.some((f) => f.kind === 'compiled')) this.#compiled.add(decision.id);
+        this.store.add({ id: decision.id, url, record }, cascade.record!);
+        rows.push(...this.#rejudgeCompiled(decision.id, record));
+      }
       rows.push(...flagRowsOf(url, idOf(decision), flags));
       out.push(flags);
     }
@@ -121,6 +165,9 @@ export class CascadeCommitter {
     return out;
   }
 }
+
+/** Stored pages that a new page may be a source of, judged again (at most). */
+const MAX_REJUDGED = 10;
 
 /** Adds flags to counts per kind. */
 export function countFlags(counts: FlagCounts, flags: readonly CascadeFlag[]): void {

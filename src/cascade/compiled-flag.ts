@@ -55,9 +55,9 @@ function union(arrays: readonly Uint32Array[]): Uint32Array {
  * Stored pages sharing enough of the page's shingles to cover `minShare` of it (halved: a source's
  * paragraphs may be edited), at most MAX_CANDIDATES. Pages sharing only stock phrases drop out.
  */
-function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean): { kept: Candidate[]; vocabulary: number } {
+function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean, self: number | null): { kept: Candidate[]; vocabulary: number } {
   const needed = Math.max(2, (minShare / 2) * record.shingles.length);
-  const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES, needed);
+  const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES + (self === null ? 0 : 1), needed).filter(({ page }) => page.id !== self).slice(0, MAX_CANDIDATES);
   const kept = all.filter(({ shared }) => shared >= needed).map(({ page }) => candidateOf(page));
   // The hypergeometric population: the terms of the page and of every page sharing a shingle with
   // it (pruned or not), so that it does not shrink to the page and its few likely sources.
@@ -201,6 +201,36 @@ export function attributeByHypergeometric(record: CascadeRecord, candidates: rea
   });
 }
 
+/**
+ * The share of the page's shingles each candidate holds, each shingle counted for the first
+ * candidate (in the order given: most shared first) that holds it, so that a phrase two sources
+ * share is not counted twice. Reads only the page's and the candidates' page-level shingles: the
+ * same whether the page is judged as it comes or again later from its stored record (reevaluated),
+ * which makes the flag independent of the order pages come in.
+ */
+export function containmentShares(shingles: Uint32Array, candidates: readonly Candidate[]): number[] {
+  const taken = new Uint8Array(shingles.length);
+  return candidates.map((c) => {
+    const b = c.shingles;
+    let i = 0;
+    let j = 0;
+    let held = 0;
+    while (i < shingles.length && j < b.length) {
+      if (shingles[i]! < b[j]!) i++;
+      else if (shingles[i]! > b[j]!) j++;
+      else {
+        if (taken[i] === 0) {
+          taken[i] = 1;
+          held++;
+        }
+        i++;
+        j++;
+      }
+    }
+    return shingles.length === 0 ? 0 : held / shingles.length;
+  });
+}
+
 /** Sources of a page from its paragraphs' attributions, largest share first. */
 function sourcesOf(record: CascadeRecord, candidates: readonly Candidate[], attributed: readonly number[]): CompiledSource[] {
   const total = Math.max(1, record.words);
@@ -216,20 +246,39 @@ function sourcesOf(record: CascadeRecord, candidates: readonly Candidate[], attr
   })).sort((a, b) => b.share - a.share || a.id - b.id);
 }
 
-/** The page's sources by the chosen test, before the flag's thresholds (for evaluation). */
-export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled']): CompiledSource[] {
+/**
+ * The page's sources by the chosen test, before the flag's thresholds (for evaluation). `self`: the
+ * page's own id when it is in the store already (judged again from its stored record), left out.
+ *
+ * `containment`: a source's share is the share of the page's shingles it holds (containmentShares),
+ * from page-level shingles only, so a page stored before its sources is judged the same when they
+ * come (CascadeCommitter re-judges it); the paragraphs listed are those the source holds half of
+ * (none when the page is judged from its stored record, which keeps no paragraphs).
+ * `hypergeometric`: paragraphs attributed by their terms, a source's share the words of its paragraphs.
+ */
+export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], self: number | null = null): CompiledSource[] {
   const hypergeometric = options.test === 'hypergeometric';
-  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric);
+  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric, self);
   if (candidates.length === 0) return [];
-  const attributed = hypergeometric
-    ? attributeByHypergeometric(record, candidates, vocabulary, options.alpha)
-    : attributeByContainment(record, candidates);
-  return sourcesOf(record, candidates, attributed).filter((s) => s.share >= options.minSourceShare);
+  if (hypergeometric) {
+    return sourcesOf(record, candidates, attributeByHypergeometric(record, candidates, vocabulary, options.alpha)).filter((s) => s.share >= options.minSourceShare);
+  }
+  const shares = containmentShares(record.shingles, candidates);
+  const byCandidate = new Map<number, number[]>();
+  if (record.paragraphs.length > 0) {
+    attributeByContainment(record, candidates).forEach((c, k) => {
+      if (c >= 0) (byCandidate.get(c) ?? byCandidate.set(c, []).get(c)!).push(k);
+    });
+  }
+  return candidates
+    .map((c, i) => ({ id: c.page.id, url: c.page.url, share: shares[i]!, paragraphs: byCandidate.get(i) ?? [] }))
+    .filter((s) => s.share >= options.minSourceShare)
+    .sort((a, b) => b.share - a.share || a.id - b.id);
 }
 
-/** The `compiled` flag of a page against the store, or null. */
-export function compiledFlag(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled']): CompiledFlag | null {
-  const sources = compiledSources(record, store, options);
+/** The `compiled` flag of a page against the store, or null. `self`: as compiledSources. */
+export function compiledFlag(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], self: number | null = null): CompiledFlag | null {
+  const sources = compiledSources(record, store, options, self);
   if (sources.length < options.minSources) return null;
   if (sources[0]!.share >= options.maxSingleShare) return null;
   const coveredShare = sources.reduce((sum, s) => sum + s.share, 0);

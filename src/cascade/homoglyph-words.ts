@@ -25,6 +25,25 @@ export interface HomoglyphCount {
   readonly words: number;
   readonly spoofed: number;
   readonly examples: string[];
+  /** `examples` with each letter outside the text's script marked (markLookAlikes). */
+  readonly marked: string[];
+}
+
+const SCRIPT_NAMES = ['', 'Latin', 'Cyrillic', 'Greek'];
+
+/**
+ * A spoofed word with its look-alike letters made visible: each letter of a script other than the
+ * text's `script` written as `[<letter> U+<code point> <script>]`, e.g. `p[а U+0430 Cyrillic]per`,
+ * so that a reader sees which letters are not what they look like.
+ */
+export function markLookAlikes(word: string, script: number): string {
+  let out = '';
+  for (const ch of word) {
+    const cp = ch.codePointAt(0)!;
+    const s = cp <= 0xffff ? letterScriptOf(cp) : 0;
+    out += s !== 0 && s !== script ? `[${ch} U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${SCRIPT_NAMES[s]}]` : ch;
+  }
+  return out;
 }
 
 /** Width in code units of the word character at `i` (a surrogate pair is one), 0 when none. */
@@ -140,7 +159,7 @@ function codeUnits(text: string): Uint16Array {
  * and its words and keeps the words that may be spoofed; only those are looked at again.
  */
 export function countHomoglyphWords(text: string): HomoglyphCount {
-  if (!HAS_CYRILLIC_OR_GREEK.test(text) || !HAS_LATIN.test(text)) return { words: 0, spoofed: 0, examples: [] };
+  if (!HAS_CYRILLIC_OR_GREEK.test(text) || !HAS_LATIN.test(text)) return { words: 0, spoofed: 0, examples: [], marked: [] };
   const units = codeUnits(text);
   const plainLetters = new Int32Array(4);
   const candidates: number[] = []; // start, end of each word that may be spoofed
@@ -220,14 +239,14 @@ function judgeCandidates(text: string, candidates: readonly number[], words: num
     const word = text.slice(start, end);
     if (examples.length < MAX_EXAMPLES && !examples.includes(word)) examples.push(word);
   }
-  return { words, spoofed, examples };
+  return { words, spoofed, examples, marked: examples.map((w) => markLookAlikes(w, script)) };
 }
 
 /** The `homoglyph` flag of a raw text, or null. */
 export function homoglyphFlag(text: string, options: CascadeOptions['homoglyph']): HomoglyphFlag | null {
-  const { words, spoofed, examples } = countHomoglyphWords(text);
+  const { words, spoofed, examples, marked } = countHomoglyphWords(text);
   if (spoofed === 0 || spoofed < options.minWords) return null;
   const share = spoofed / words;
   if (share < options.minShare) return null;
-  return { kind: 'homoglyph', words: spoofed, share, examples };
+  return { kind: 'homoglyph', words: spoofed, share, examples, marked };
 }

@@ -64,13 +64,18 @@ export function copyRelation(a: FileCascade, b: FileCascade, config: Config, nam
   let synonymised: CopyRelation['synonymised'] = null;
   if (config.cascade.synonymised.enabled) {
     const synonyms = loadSynonymDictionary();
-    // Both ways: each text is the other's words or their synonyms, so the copy is taken to be the
-    // side whose stems the other explains better (b, the one compare judges against a, on a tie).
+    // As the pipeline judges them: a is the earlier (stored) page, so b is the copy when it spins a;
+    // a is taken for the copy of b only when b is not flagged. (Both texts are each other's words or
+    // their synonyms, so "explained better" cannot tell the direction: the spin's synonyms often
+    // explain the original's stems better than the reverse.)
     for (const [page, source, copy, sourceName] of [[b.record, a.record, 'b', names[0]], [a.record, b.record, 'a', names[1]]] as const) {
       const store = new MemoryCascadeStore();
       store.add({ id: 1, url: sourceName, record: source });
       const flag = synonymisedFlag(page, store, synonyms, config.cascade.synonymised);
-      if (flag !== null && (synonymised === null || flag.explainedShare > synonymised.explainedShare)) synonymised = { ...flag, copy };
+      if (flag !== null) {
+        synonymised = { ...flag, copy };
+        break;
+      }
     }
   }
   const compiledOn = config.cascade.compiled.enabled;

@@ -24,9 +24,10 @@
 import type { CheerioAPI } from 'cheerio';
 import { loadConfig, type Config, type PartialConfig } from '../config.js';
 import { StorageError, ValidationError, describeValue } from '../errors.js';
-import { analyzePage, analyzeParsedPage, type AnalyzedPage } from '../analyze/analyze-page.js';
+import { analyzePage, analyzeParsedPage } from '../analyze/analyze-page.js';
+import { analyzeWithCascade, type CascadedPage } from '../cascade/page-cascade.js';
 import { Pipeline } from '../pipeline.js';
-import type { Decision, PageInput, PipelineCounters, SkipReason } from '../types.js';
+import type { CascadeFlag, Decision, PageInput, PipelineCounters, SkipReason } from '../types.js';
 import {
   isCrawlingContext, readCrawlingContext, readPageLike, type CrawlingContextLike, type PageLike, type PageSource,
 } from './read-page-source.js';
@@ -48,8 +49,16 @@ export interface VerdictMatch {
   readonly url: string;
 }
 
+/**
+ * The cascade's flags of a judged page (`homoglyph`, `generated`, `synonymised`, `compiled`, with
+ * their evidence), as `neardup crawl` gives them: [] when none, or when the cascade is off.
+ */
+interface Flagged {
+  readonly flags: readonly CascadeFlag[];
+}
+
 /** What neardup decided for a page. `duplicate` is true for `exact`, `near` and `similar`. */
-export type Verdict =
+export type Verdict = Flagged & (
   | { readonly kind: 'stored'; readonly url: string; readonly duplicate: false; readonly id: number }
   | {
     readonly kind: 'exact' | 'near';
@@ -80,7 +89,7 @@ export type Verdict =
     readonly duplicate: false;
     readonly reason: SkipReason;
     readonly detail: string;
-  };
+  });
 
 /** A crawling context, or a page given as `{ url, html }` / `{ url, text }`. */
 export type JudgeSource = CrawlingContextLike | PageLike;
@@ -90,23 +99,23 @@ export interface EnqueueLinksContext<O, R> extends CrawlingContextLike {
   enqueueLinks(options?: O): Promise<R>;
 }
 
-function verdictOf(url: string, decision: Decision, detail: string): Verdict {
+function verdictOf(url: string, decision: Decision, detail: string, flags: readonly CascadeFlag[] = []): Verdict {
   switch (decision.kind) {
     case 'stored':
-      return { kind: 'stored', url, duplicate: false, id: decision.id };
+      return { kind: 'stored', url, duplicate: false, id: decision.id, flags };
     case 'exact':
     case 'near':
       return {
         kind: decision.kind, url, duplicate: true, id: decision.id,
-        match: { id: decision.matchId, url: decision.matchUrl }, distance: decision.distance,
+        match: { id: decision.matchId, url: decision.matchUrl }, distance: decision.distance, flags,
       };
     case 'similar':
       return {
         kind: 'similar', url, duplicate: true, id: decision.id, match: { id: decision.matchId, url: decision.matchUrl },
-        distance: decision.distance, similarity: decision.similarity, containment: decision.containment,
+        distance: decision.distance, similarity: decision.similarity, containment: decision.containment, flags,
       };
     default:
-      return { kind: 'skipped', url, duplicate: false, reason: decision.reason, detail };
+      return { kind: 'skipped', url, duplicate: false, reason: decision.reason, detail, flags };
   }
 }
 
@@ -192,7 +201,7 @@ export class Deduplicator {
   private async commit(read: PageSource): Promise<Verdict> {
     const { input } = read;
     if (read.skip !== null) return this.recordSkip(input, read.skip.reason, read.skip.detail);
-    let analyzed: AnalyzedPage;
+    let analyzed: CascadedPage;
     try {
       analyzed = this.analyze(input, read.$);
     } catch (error) {
@@ -201,12 +210,16 @@ export class Deduplicator {
       this.pipeline.countError();
       return this.recordSkip(input, 'parse-error', firstLine(error));
     }
-    return verdictOf(input.url, await this.pipeline.commit(analyzed), analyzed.skip?.detail ?? '');
+    // The same stages as `neardup crawl`: the cascade's own half with the analysis, its comparing
+    // half in the commit; the flags come back for the verdict (and go into the corpus line).
+    const flags: (readonly CascadeFlag[])[] = [];
+    const [decision] = await this.pipeline.commitMany([analyzed], flags);
+    return verdictOf(input.url, decision!, analyzed.skip?.detail ?? '', flags[0]);
   }
 
-  private analyze(input: PageInput, $: CheerioAPI | null): AnalyzedPage {
-    const options = { stemCache: this.pipeline.stemCache };
-    return $ === null ? analyzePage(input, this.config, options) : analyzeParsedPage($, input, this.config, options);
+  private analyze(input: PageInput, $: CheerioAPI | null): CascadedPage {
+    return analyzeWithCascade(this.config, { stemCache: this.pipeline.stemCache }, (options) =>
+      $ === null ? analyzePage(input, this.config, options) : analyzeParsedPage($, input, this.config, options));
   }
 
   /** Records a skip; the verdict is the URL's decision, the earlier one if it was judged before. */

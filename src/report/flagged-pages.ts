@@ -13,7 +13,7 @@ const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 export function flagSummary(flag: CascadeFlag): string {
   switch (flag.kind) {
     case 'homoglyph':
-      return `homoglyph: ${flag.words} mixed-script words (${pct(flag.share)}), e.g. ${flag.examples.slice(0, 3).join(', ')}`;
+      return `homoglyph: ${flag.words} mixed-script words (${pct(flag.share)}), e.g. ${(flag.marked ?? flag.examples).slice(0, 3).join(', ')}`;
     case 'generated':
       return `generated: score ${flag.score.toFixed(2)} (${flag.path.slice(0, 2).join('; ')})`;
     case 'synonymised':

@@ -109,16 +109,19 @@ describe('flags where users see them', () => {
     const files = { original: join(dir, 'original.txt'), spoofed: join(dir, 'spoofed.txt'), spun: join(dir, 'spun.txt') };
     writeFileSync(files.original, devTexts[5]!.text);
     writeFileSync(files.spoofed, spoofed);
-    writeFileSync(files.spun, spun);
+    // The spinner also added words of its own (no synonyms of the original's): the original's stems
+    // are then explained better by the spin than the spin's by the original, and still the spin is the copy.
+    writeFileSync(files.spun, `${spun}\n\nZorblax quintuplex frambulated the vexillary.`);
     const printed = JSON.parse((await runInProcess(registerFingerprint, ['fingerprint', files.spoofed, '--json'])).stdout) as { flags: { kind: string }[] };
     expect(printed.flags.map((f) => f.kind)).toEqual(['homoglyph']);
     const plain = JSON.parse((await runInProcess(registerFingerprint, ['fingerprint', files.original, '--json'])).stdout) as { flags: unknown[] };
     expect(plain.flags).toEqual([]);
     const text = (await runInProcess(registerCompare, ['compare', files.original, files.spun])).stdout.split('\n');
     expect(text[0]).toMatch(/^\d+ distinct/);
-    expect(text[1]).toMatch(/^flags: [ab] synonymised copy of [ab] \(\d+% of stems synonyms\)$/);
-    const json = JSON.parse((await runInProcess(registerCompare, ['compare', files.spun, files.original, '--json'])).stdout) as { copy: { synonymised: { kind: string } } };
-    // Spinning is symmetric (each text is the other's words or their synonyms): either order says so.
-    expect(json.copy.synonymised).toMatchObject({ kind: 'synonymised' });
+    // a is the earlier page (as the pipeline stores first): the spun b is the copy, never the reverse.
+    expect(text[1]).toMatch(/^flags: b synonymised copy of a \(\d+% of stems synonyms\)$/);
+    const json = JSON.parse((await runInProcess(registerCompare, ['compare', files.spun, files.original, '--json'])).stdout) as { copy: { synonymised: { kind: string; copy: string } } };
+    // Spinning is symmetric (each text is the other's words or their synonyms): either order flags the later one.
+    expect(json.copy.synonymised).toMatchObject({ kind: 'synonymised', copy: 'b' });
   });
 });

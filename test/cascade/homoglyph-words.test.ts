@@ -7,7 +7,17 @@ describe('homoglyph stage', () => {
   it('finds Cyrillic look-alikes inside English words', () => {
     // "pаper" and "cоde" carry Cyrillic а and о.
     const flag = homoglyphFlag('The p\u0430per explains the c\u043Ede and the plan.', options);
-    expect(flag).toEqual({ kind: 'homoglyph', words: 2, share: 2 / 8, examples: ['p\u0430per', 'c\u043Ede'] });
+    expect(flag).toEqual({
+      kind: 'homoglyph', words: 2, share: 2 / 8, examples: ['p\u0430per', 'c\u043Ede'],
+      marked: ['p[\u0430 U+0430 Cyrillic]per', 'c[\u043E U+043E Cyrillic]de'],
+    });
+  });
+
+  it('marks the look-alike letters by code point and script, whichever script the text is in', () => {
+    // A Russian text: the Latin o of "сoбака" is the odd letter; in an English text the Cyrillic р, о, р of "рор" are.
+    expect(countHomoglyphWords('Эта с\u006Fбака бежит домой').marked).toEqual(['с[o U+006F Latin]бака']);
+    expect(countHomoglyphWords('We heard \u0440\u043E\u0440 music all night long').marked)
+      .toEqual(['[\u0440 U+0440 Cyrillic][\u043E U+043E Cyrillic][\u0440 U+0440 Cyrillic]']);
   });
 
   it('finds Latin look-alikes inside Russian words and whole words in look-alikes', () => {

@@ -3,7 +3,7 @@
  * contexts (CheerioCrawler, HttpCrawler; a window as JSDOMCrawler gives one), one decision per URL,
  * committed before the verdict returns, resumable across opens of one data folder.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheerioCrawler, Configuration, LogLevel } from '@crawlee/cheerio';
@@ -16,6 +16,9 @@ import { ValidationError } from '../../src/errors.js';
 import { Deduplicator, type Verdict } from '../../src/index.js';
 import { readCrawlResults } from '../helpers/crawl-results.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+import { compilePage, homoglyphCopy } from '../../scripts/cascade-variants.js';
+import { devTexts } from '../cascade/dev-texts.js';
 
 const [first, second] = loadDemoArticles();
 const firstText = first!.paragraphs.join('\n\n');
@@ -103,6 +106,37 @@ describe('Deduplicator.judge with { url, text } and { url, html }', () => {
 
   it('refuses an empty data folder name', async () => {
     await expect(Deduplicator.open({ data: '' })).rejects.toThrow(/Expected `data` to be a folder path/);
+  });
+});
+
+describe('Deduplicator runs the flag stages as `neardup crawl` does', () => {
+  const sources = [devTexts[1]!.text, devTexts[4]!.text, devTexts[7]!.text];
+  const compiled = compilePage(sources, 600, seededRandom(8));
+  const spoofed = homoglyphCopy(devTexts[9]!.text, 0.4, seededRandom(3));
+
+  it('gives the flags in the verdict and on the corpus line, the same as the pipeline', async () => {
+    const data = freshDir();
+    const dedup = await openDedup(data);
+    for (const [i, text] of sources.entries()) expect((await dedup.judge({ url: `https://src.example/${i}`, text })).flags).toEqual([]);
+    const homoglyph = await dedup.judge({ url: 'https://made.example/spoofed', text: spoofed });
+    expect(homoglyph.flags.map((f) => f.kind)).toEqual(['homoglyph']);
+    const made = await dedup.judge({ url: 'https://made.example/compiled', text: compiled });
+    expect(made).toMatchObject({ kind: 'stored' });
+    const flag = made.flags.find((f) => f.kind === 'compiled');
+    expect(flag?.kind === 'compiled' ? flag.sources.map((s) => s.url).sort() : []).toEqual(['https://src.example/0', 'https://src.example/1', 'https://src.example/2']);
+    expect(dedup.stats.flagged).toMatchObject({ homoglyph: 1, compiled: 1 });
+    await dedup.close();
+    const lines = readFileSync(join(data, 'corpus.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; flags: string[] });
+    expect(new Map(lines.map((l) => [l.url, l.flags]))).toEqual(new Map([
+      ['https://src.example/0', []], ['https://src.example/1', []], ['https://src.example/2', []],
+      ['https://made.example/spoofed', ['homoglyph']], ['https://made.example/compiled', ['compiled']],
+    ]));
+  });
+
+  it('runs no stage the config turns off', async () => {
+    const dedup = await Deduplicator.open({ data: freshDir(), config: { cascade: { homoglyph: { enabled: false } } } as never });
+    open.push(dedup);
+    expect((await dedup.judge({ url: 'https://made.example/spoofed', text: spoofed })).flags).toEqual([]);
   });
 });
 

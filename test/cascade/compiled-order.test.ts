@@ -1,0 +1,62 @@
+/**
+ * The `compiled` flag does not depend on the order pages come in (a crawl's order follows its
+ * fetches' timing): a compiled page stored before its sources is flagged when they come
+ * (CascadeCommitter re-judges it from its stored record), with the same sources.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { Pipeline } from '../../src/pipeline.js';
+import { databaseFileName } from '../../src/store/data-folder.js';
+import { compilePage } from '../../scripts/cascade-variants.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { devTexts } from './dev-texts.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const half = (text: string) => {
+  const paragraphs = text.split(/\n\s*\n/);
+  return paragraphs.slice(0, Math.ceil(paragraphs.length / 2)).join('\n\n');
+};
+const pages = [
+  ...[1, 4, 7].map((i) => ({ url: `http://src.test/${i}`, text: devTexts[i]!.text })),
+  { url: 'http://made.test/a', text: compilePage([devTexts[1]!.text, devTexts[4]!.text, devTexts[7]!.text], 600, seededRandom(8)) },
+  { url: 'http://src.test/2', text: devTexts[2]!.text },
+  { url: 'http://src.test/3', text: devTexts[3]!.text },
+  { url: 'http://made.test/b', text: `${half(devTexts[2]!.text)}\n\n${half(devTexts[3]!.text)}` },
+];
+
+/** The compiled flags (url → source urls) after committing the pages in `order`, and the counter. */
+async function compiledAfter(order: readonly number[]): Promise<{ rows: Map<string, string[]>; counted: number }> {
+  const dir = makeTempDir('neardup-compiled-order-');
+  dirs.push(dir);
+  const pipeline = await Pipeline.open({ dataDir: dir, config: loadConfig({ env: {} }) });
+  for (const i of order) await pipeline.process(pages[i]!);
+  const counted = pipeline.counters.flagged?.compiled ?? 0;
+  await pipeline.close();
+  const db = new Database(join(dir, databaseFileName), { readonly: true });
+  try {
+    const rows = db.prepare("SELECT url, evidence FROM flags WHERE kind = 'compiled' ORDER BY url").all() as { url: string; evidence: string }[];
+    return { rows: new Map(rows.map((r) => [r.url, (JSON.parse(r.evidence) as { sources: { url: string }[] }).sources.map((s) => s.url).sort()])), counted };
+  } finally {
+    db.close();
+  }
+}
+
+describe('compiled flags whatever the order', () => {
+  it('flags the same pages with the same sources when the compiled pages come first, between or last', async () => {
+    const last = await compiledAfter([0, 1, 2, 3, 4, 5, 6]);
+    expect([...last.rows.keys()]).toEqual(['http://made.test/a', 'http://made.test/b']);
+    expect(last.rows.get('http://made.test/b')).toEqual(['http://src.test/2', 'http://src.test/3']);
+    expect(last.counted).toBe(2);
+    for (const order of [[3, 6, 0, 1, 2, 4, 5], [0, 3, 1, 4, 6, 2, 5], [6, 5, 4, 3, 2, 1, 0]]) {
+      expect(await compiledAfter(order)).toEqual(last);
+    }
+  });
+});
