@@ -2,7 +2,8 @@
  * JSONL input: one JSON object a line, `{"url": ..., "text": ...}` or `{"url": ..., "html": ...}`.
  * - `text` wins when both are given (it is what the user already extracted);
  * - `url` may be replaced by `id` (the document's URL is then `<file>#<id>`);
- * - `finalUrl`, `lastModified` (strings) and `fetchedAt` (ms since epoch) are read as such;
+ * - `finalUrl`, `lastModified` (strings) and `fetchedAt` (ms since epoch, or an ISO 8601 date) are
+ *   read as such; a value of another type or out of range makes the line a problem;
  * - every other field is kept as `extra` metadata.
  * Blank lines are ignored. A malformed line (bad JSON, not an object, no url/id, no text/html)
  * becomes a problem entry at `file:line`, never an exception. `.jsonl.gz` is gunzipped.
@@ -19,6 +20,18 @@ function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value;
+}
+
+/** The latest time a JavaScript Date can hold, in ms since 1970 (±8.64e15). */
+const maxTimeMs = 8.64e15;
+
+/**
+ * A fetch time in ms since 1970 from a JSON value: an integer 0–8.64e15, or a date string
+ * (ISO 8601) in that range. Null for a value that is neither: the caller makes the line a problem.
+ */
+export function fetchedAtFrom(value: unknown): number | null {
+  const ms = typeof value === 'string' && value.trim() !== '' ? Date.parse(value) : value;
+  return typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 0 && ms <= maxTimeMs ? ms : null;
 }
 
 /** Turns one parsed JSONL value into an entry (pure). `file` is the name used in URLs and positions. */
@@ -38,6 +51,26 @@ export function jsonlRecordToEntry(value: unknown, file: string, position: strin
   if (text === undefined && html === undefined) {
     return { kind: 'problem', position, message: `expected a string \`text\` or \`html\` for \`${url}\`` };
   }
+  // A field neardup reads with a value it cannot take makes the line a problem: never a fatal error
+  // later (the index refuses a negative or fractional time, a Date one past ±8.64e15).
+  for (const key of ['finalUrl', 'lastModified'] as const) {
+    const v = record[key];
+    if (v !== undefined && v !== null && typeof v !== 'string') {
+      return { kind: 'problem', position, message: `expected \`${key}\` to be a string or null, got ${typeName(v)} for \`${url}\`` };
+    }
+  }
+  let fetchedAt: number | undefined;
+  if (record.fetchedAt !== undefined && record.fetchedAt !== null) {
+    const ms = fetchedAtFrom(record.fetchedAt);
+    if (ms === null) {
+      const got = typeof record.fetchedAt === 'string' || typeof record.fetchedAt === 'number' ? JSON.stringify(record.fetchedAt) : typeName(record.fetchedAt);
+      return {
+        kind: 'problem', position,
+        message: `expected \`fetchedAt\` to be ms since 1970 (an integer 0–8640000000000000) or an ISO 8601 date, got ${got.slice(0, 60)} for \`${url}\``,
+      };
+    }
+    fetchedAt = ms;
+  }
   const size = (text ?? html)!.length;
   if (size > maxDocumentBytes) {
     return { kind: 'skip', position, url, reason: 'too-large', detail: `${size} characters (limit ${maxDocumentBytes})` };
@@ -54,7 +87,7 @@ export function jsonlRecordToEntry(value: unknown, file: string, position: strin
     ...(text === undefined ? { html: html! } : { text }),
     ...(typeof record.finalUrl === 'string' ? { finalUrl: record.finalUrl } : {}),
     ...(typeof record.lastModified === 'string' ? { lastModified: record.lastModified } : {}),
-    ...(typeof record.fetchedAt === 'number' && Number.isFinite(record.fetchedAt) ? { fetchedAt: record.fetchedAt } : {}),
+    ...(fetchedAt === undefined ? {} : { fetchedAt }),
     ...(extra === undefined ? {} : { extra }),
   };
   return { kind: 'page', position, input, size };

@@ -19,6 +19,7 @@ import { WARCParser, type WARCRecord } from 'warcio';
 import { PageSkipError } from '../errors.js';
 import { defaultMaxDocumentBytes, type BatchEntry, type ReaderOptions } from './batch-entry.js';
 import { decodeHtmlBytes, looksBinary } from './decode-html-bytes.js';
+import { fetchedAtFrom } from './read-jsonl.js';
 import { gunzipMembers, type GzipProblem } from './gunzip-members.js';
 import { openRawInput } from './open-input-stream.js';
 import { warcFrames, type WarcFrameRecord } from './warc-records.js';
@@ -99,7 +100,8 @@ async function recordEntry(record: WARCRecord, position: string, maxBytes: numbe
   if (looksBinary(body)) return { kind: 'skip', position, url, reason: 'not-html', detail: 'binary body' };
   const { html } = decodeHtmlBytes(body, contentType);
   const lastModified = isoDate(record.httpHeaders?.headers.get('last-modified'));
-  const warcDate = record.warcDate === null || record.warcDate === undefined ? Number.NaN : Date.parse(record.warcDate);
+  // A date before 1970 (or unparsable) is no fetch time the index takes: the page is kept without one.
+  const warcDate = record.warcDate === null || record.warcDate === undefined ? null : fetchedAtFrom(record.warcDate);
   return {
     kind: 'page',
     position,
@@ -108,7 +110,7 @@ async function recordEntry(record: WARCRecord, position: string, maxBytes: numbe
       url,
       html,
       lastModified,
-      ...(Number.isNaN(warcDate) ? {} : { fetchedAt: warcDate }),
+      ...(warcDate === null ? {} : { fetchedAt: warcDate }),
     },
   };
 }
