@@ -117,6 +117,13 @@ export function registerDedup(program: Command): void {
       } else {
         process.stdout.write(summaryText(summary, flags.data, indexUrl));
       }
-      if (summary.interrupted) process.exitCode = 130;
+      if (summary.interrupted) {
+        process.exitCode = 130;
+      } else if (summary.documents + summary.ignored === 0) {
+        // Nothing read at all is a failed run: a wrong file, a wrong format. The problems printed
+        // above say why; with none (empty inputs), this line does.
+        if (summary.errors === 0) process.stderr.write('neardup: no record could be read from the inputs (they are empty)\n');
+        process.exitCode = 1;
+      }
     });
 }

@@ -10,7 +10,7 @@
  */
 import { defaultMaxDocumentBytes, type BatchEntry, type PageEntry, type ProblemEntry, type ReaderOptions, type SkipEntry } from './batch-entry.js';
 import { openInputStream } from './open-input-stream.js';
-import { readLineBytes } from './read-lines.js';
+import { readLineBytes, type StreamLineBytes } from './read-lines.js';
 import type { PageInput } from '../types.js';
 
 /** Fields read into PageInput; the rest goes to `extra`. */
@@ -117,9 +117,27 @@ function isAsciiBlank(bytes: Uint8Array): boolean {
   return true;
 }
 
+/** Lines looked at before a file is taken as JSONL: when none of them is JSON, the file is refused. */
+const sniffedLines = 5;
+
+function parsesAsJson(bytes: Buffer): boolean {
+  try {
+    JSON.parse(bytes.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function printableStart(bytes: Buffer): string {
+  return bytes.subarray(0, 40).toString('utf8').replace(/[\x00-\x1f\x7f-\x9f]/g, ' ');
+}
+
 /**
  * Entries of a JSONL (or .jsonl.gz) file, streaming, in line order. With `rawJsonl`, lines come
  * unparsed as `jsonl-line` entries (blank ones left out; over-long ones still problems here).
+ * A file none of whose first non-blank lines (up to 5) is JSON — a CSV or a text file named .jsonl —
+ * is refused with one problem instead of one a line.
  */
 export async function* readJsonl(path: string, options: ReaderOptions = {}): AsyncGenerator<BatchEntry> {
   const maxDocumentBytes = options.maxDocumentBytes ?? defaultMaxDocumentBytes;
@@ -128,25 +146,55 @@ export async function* readJsonl(path: string, options: ReaderOptions = {}): Asy
   const maxLineBytes = maxDocumentBytes * 6 + 65_536;
   const stream = await openInputStream(path);
   let lastLine = 0;
+  // The first lines, held until it is known whether the file is JSONL at all.
+  let held: StreamLineBytes[] | null = [];
+  let heldText = 0;
+  function* entriesOf(line: StreamLineBytes): Generator<BatchEntry> {
+    const position = `${path}:${line.lineNo}`;
+    if (line.bytes === null) {
+      yield { kind: 'problem', position, message: `line of ${line.length} bytes is longer than the limit (${maxLineBytes}); skipped` };
+      return;
+    }
+    if (raw) {
+      if (isAsciiBlank(line.bytes)) return;
+      // Not copied: the line may share the stream's chunk, but the lines in flight are consecutive,
+      // so the chunks they keep alive hold little more than those lines' own bytes.
+      yield { kind: 'jsonl-line', position, file: path, bytes: line.bytes, size: line.bytes.length, maxDocumentBytes };
+      return;
+    }
+    const entry = jsonlLineToEntry(line.bytes.toString('utf8'), path, position, maxDocumentBytes);
+    if (entry !== null) yield entry;
+  }
+  /** Releases the held lines, or refuses the file when none of them is JSON. Returns false when refused. */
+  function* release(): Generator<BatchEntry, boolean> {
+    const lines = held!;
+    held = null;
+    const texts = lines.filter((l) => l.bytes !== null && !isAsciiBlank(l.bytes));
+    if (texts.length > 0 && texts.length === lines.filter((l) => l.bytes === null || !isAsciiBlank(l.bytes)).length && !texts.some((l) => parsesAsJson(l.bytes!))) {
+      yield {
+        kind: 'problem', position: path,
+        message: `not JSONL: none of its first ${texts.length} line${texts.length === 1 ? ' is' : 's is'} JSON (line ${texts[0]!.lineNo} starts \`${printableStart(texts[0]!.bytes!)}\`): file skipped`,
+      };
+      return false;
+    }
+    for (const line of lines) yield* entriesOf(line);
+    return true;
+  }
   try {
     for await (const line of readLineBytes(stream, maxLineBytes)) {
       lastLine = line.lineNo;
-      const position = `${path}:${line.lineNo}`;
-      if (line.bytes === null) {
-        yield { kind: 'problem', position, message: `line of ${line.length} bytes is longer than the limit (${maxLineBytes}); skipped` };
+      if (held !== null) {
+        held.push(line);
+        if (line.bytes !== null && !isAsciiBlank(line.bytes)) heldText += 1;
+        if (heldText < sniffedLines) continue;
+        if (!(yield* release())) return;
         continue;
       }
-      if (raw) {
-        if (isAsciiBlank(line.bytes)) continue;
-        // Not copied: the line may share the stream's chunk, but the lines in flight are consecutive,
-        // so the chunks they keep alive hold little more than those lines' own bytes.
-        yield { kind: 'jsonl-line', position, file: path, bytes: line.bytes, size: line.bytes.length, maxDocumentBytes };
-        continue;
-      }
-      const entry = jsonlLineToEntry(line.bytes.toString('utf8'), path, position, maxDocumentBytes);
-      if (entry !== null) yield entry;
+      yield* entriesOf(line);
     }
+    if (held !== null) yield* release();
   } catch (error) {
+    if (held !== null) yield* release();
     yield { kind: 'problem', position: `${path}:${lastLine + 1}`, message: `read failed: ${(error as Error).message}` };
   } finally {
     stream.destroy();
