@@ -431,6 +431,7 @@ export class Pipeline {
           fingerprint: fingerprintToHex(doc.fingerprint),
           fetchedAt: doc.fetchedAt === undefined ? null : new Date(doc.fetchedAt).toISOString(),
           ...(flags === null ? {} : { flags }),
+          ...(analyzed.fields === undefined ? {} : { fields: analyzed.fields }),
         });
       }
       this.checkFaultFreeze('before-corpus', records.length);

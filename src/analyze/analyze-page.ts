@@ -31,6 +31,8 @@ export interface AnalyzedPage {
    * send texts back so, as the main thread only writes them to corpus.jsonl.
    */
   readonly textJson?: Uint8Array;
+  /** The input's fields neardup does not read (PageInput.extra, less a `title` used as the title), for the corpus line. */
+  readonly fields?: Readonly<Record<string, unknown>>;
 }
 
 /** Parses a page's HTML once; hand the result to {@link analyzeParsedPage}. */
@@ -88,7 +90,16 @@ function analyzeExtracted(input: PageInput, page: ExtractedPage | null, text: st
       depth: input.depth ?? null,
     },
     text,
+    ...fieldsOf(input),
   };
+}
+
+/** The input's fields to carry into its corpus line: `extra`, less a `title` that text input used as its title. */
+function fieldsOf(input: PageInput): { fields?: Readonly<Record<string, unknown>> } {
+  if (input.extra === undefined) return {};
+  if (typeof input.html === 'string' || typeof input.extra.title !== 'string') return { fields: input.extra };
+  const { title: _used, ...rest } = input.extra;
+  return Object.keys(rest).length === 0 ? {} : { fields: rest };
 }
 
 /**

@@ -22,6 +22,11 @@ export interface BatchProgress {
   /** Documents recorded as skipped (too short, no text, too large, ...). */
   skipped: number;
   skippedBy: Record<string, number>;
+  /**
+   * Documents whose URL was judged before (earlier in this run, or by an earlier run): the earlier
+   * decision stands, and they are not counted again as stored, rejected or skipped.
+   */
+  repeated: number;
   /** Records that are not documents for this run (WARC requests, non-HTML responses, ...). */
   ignored: number;
   ignoredBy: Record<string, number>;
@@ -54,7 +59,7 @@ export interface BatchTally {
 
 export function newProgress(): BatchProgress {
   return {
-    documents: 0, stored: 0, exact: 0, near: 0, similar: 0, skipped: 0, skippedBy: {}, ignored: 0, ignoredBy: {}, errors: 0, flagged: {}, elapsedMs: 0, docsPerSecond: 0,
+    documents: 0, stored: 0, exact: 0, near: 0, similar: 0, skipped: 0, skippedBy: {}, repeated: 0, ignored: 0, ignoredBy: {}, errors: 0, flagged: {}, elapsedMs: 0, docsPerSecond: 0,
   };
 }
 
@@ -69,7 +74,9 @@ export function reportProblem(tally: BatchTally, p: BatchProblem): void {
 }
 
 function countDecision(progress: BatchProgress, d: Decision): void {
-  if (d.kind === 'skipped') {
+  if (d.repeated === true) {
+    progress.repeated += 1;
+  } else if (d.kind === 'skipped') {
     progress.skipped += 1;
     bump(progress.skippedBy, d.reason);
   } else {
@@ -97,9 +104,7 @@ export async function commitBatch(pipeline: Pipeline, tally: BatchTally, batch: 
   const recordSkip = async (url: string, reason: SkipReason, detail: string) => {
     progress.documents += 1;
     await flushRun();
-    await pipeline.recordSkip(url, reason, detail);
-    progress.skipped += 1;
-    bump(progress.skippedBy, reason);
+    countDecision(progress, await pipeline.recordSkip(url, reason, detail));
   };
   for (const entry of batch.entries) {
     if (entry.kind === 'skip') {

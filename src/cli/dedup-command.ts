@@ -38,6 +38,8 @@ function summaryText(s: BatchSummary, dataDir: string, indexUrl: string | null):
     `  stored ${s.stored}, rejected ${s.exact + s.near + s.similar} (exact ${s.exact}, near ${s.near}, similar ${s.similar}), skipped ${s.skipped}`
       + `${s.skipped > 0 ? ` (${reasons(s.skippedBy)})` : ''}, errors ${s.errors}`,
   ];
+  // URLs judged before keep their decision: not counted again above.
+  if (s.repeated > 0) lines.push(`  already judged: ${s.repeated} (URLs seen earlier in this run or by an earlier one; their decision stands)`);
   if (s.ignored > 0) lines.push(`  ignored records: ${s.ignored} (${reasons(s.ignoredBy)})`);
   // The cascade's flags (evidence in the database's flags table and `neardup clusters`).
   if (Object.keys(s.flagged).length > 0) lines.push(`  flagged: ${reasons(s.flagged as Record<string, number>)}`);
@@ -117,6 +119,13 @@ export function registerDedup(program: Command): void {
       } else {
         process.stdout.write(summaryText(summary, flags.data, indexUrl));
       }
-      if (summary.interrupted) process.exitCode = 130;
+      if (summary.interrupted) {
+        process.exitCode = 130;
+      } else if (summary.documents + summary.ignored === 0) {
+        // Nothing read at all is a failed run: a wrong file, a wrong format. The problems printed
+        // above say why; with none (empty inputs), this line does.
+        if (summary.errors === 0) process.stderr.write('neardup: no record could be read from the inputs (they are empty)\n');
+        process.exitCode = 1;
+      }
     });
 }

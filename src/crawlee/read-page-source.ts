@@ -5,6 +5,7 @@
  * read by shape, so neardup depends on no crawler package and any crawlee 3 crawler works.
  */
 import type { CheerioAPI } from 'cheerio';
+import { pageLikeExtra } from '../input/carried-fields.js';
 import { decodeHtmlBytes, looksBinary } from '../input/decode-html-bytes.js';
 import { ValidationError, describeValue } from '../errors.js';
 import type { PageInput, SkipReason } from '../types.js';
@@ -44,6 +45,8 @@ export interface PageLike {
   /** Last-Modified as an ISO date, if known (a signal for the cluster's primary). */
   readonly lastModified?: string | null;
   readonly depth?: number | null;
+  /** Any other field is carried into the page's corpus line unchanged (a JSON value). */
+  readonly [field: string]: unknown;
 }
 
 /** A page read for the pipeline: its input, the parsed page when the crawler parsed it, or why it cannot be judged. */
@@ -144,7 +147,8 @@ export function readPageLike(page: PageLike): PageSource {
     fetchedAt: Date.now(),
     lastModified: page.lastModified ?? null,
     depth: page.depth ?? null,
-    ...(hasHtml ? { html: page.html! } : { text: page.text!, ...(page.title === undefined ? {} : { extra: { title: page.title } }) }),
+    ...(hasHtml ? { html: page.html! } : { text: page.text! }),
+    ...pageLikeExtra(page),
   };
   return { input, $: null, skip: null };
 }

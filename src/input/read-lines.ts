@@ -30,14 +30,36 @@ function joinLine(parts: readonly Buffer[], total: number): Buffer {
   return line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, line.length - 1) : line;
 }
 
-/** Lines of the stream as bytes, in order (see {@link readLines}); no decoding. */
+const utf8Bom = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * The stream's chunks without a UTF-8 byte-order mark at its very start (editors on Windows write
+ * one; it would make the first line invalid JSON). A BOM elsewhere is text and stays.
+ */
+async function* withoutLeadingBom(stream: Readable | AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let head: Buffer = Buffer.alloc(0);
+  let checked = false;
+  for await (const raw of stream as AsyncIterable<Buffer | string>) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+    if (checked) {
+      yield chunk;
+      continue;
+    }
+    head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+    if (head.length < utf8Bom.length && utf8Bom.subarray(0, head.length).equals(head)) continue;
+    checked = true;
+    yield head.subarray(0, utf8Bom.length).equals(utf8Bom) ? head.subarray(utf8Bom.length) : head;
+  }
+  if (!checked && head.length > 0 && !utf8Bom.subarray(0, head.length).equals(head)) yield head;
+}
+
+/** Lines of the stream as bytes, in order (see {@link readLines}); no decoding. A leading UTF-8 BOM is dropped. */
 export async function* readLineBytes(stream: Readable | AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<StreamLineBytes> {
   let parts: Buffer[] = [];
   let partBytes = 0;
   let overflow = false;
   let lineNo = 0;
-  for await (const raw of stream as AsyncIterable<Buffer | string>) {
-    const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  for await (const chunk of withoutLeadingBom(stream)) {
     let start = 0;
     while (start < chunk.length) {
       const nl = chunk.indexOf(0x0a, start);

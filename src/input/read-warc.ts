@@ -1,23 +1,28 @@
 /**
- * WARC / WARC.gz input (Common Crawl style), read with warcio's streaming WARCParser, one
- * record at a time. Documents are `response` records with a 2xx HTTP status and an HTML
- * content type (text/html, application/xhtml+xml; or, with no Content-Type, a body that starts
- * like HTML), plus `resource` records whose WARC-Content-Type is HTML. The URL is the record's
- * WARC-Target-URI; the body is decoded from the HTTP charset (else `<meta>`, else sniffed) with
- * iconv-lite; HTTP Last-Modified and WARC-Date are kept. Every other record is counted as
- * ignored with a reason.
+ * WARC / WARC.gz input (Common Crawl style), one record at a time. Documents are `response`
+ * records with a 2xx HTTP status and an HTML content type (text/html, application/xhtml+xml; or,
+ * with no Content-Type, a body that starts like HTML), plus `resource` records whose
+ * WARC-Content-Type is HTML. The URL is the record's WARC-Target-URI; the body is decoded from the
+ * HTTP charset (else `<meta>`, else sniffed) with iconv-lite; HTTP Last-Modified and WARC-Date are
+ * kept. Every other record is counted as ignored with a reason.
  *
- * A .warc.gz is gunzipped by Node's zlib before warcio sees it (faster than warcio's pako, and
- * it fails loudly on a truncated file where pako ends silently), so positions are
- * `file@<byte offset of the record in the uncompressed WARC>`. A file that ends inside a record
- * (truncated) or that is not a WARC gives a problem entry after the records read before it.
+ * Records are framed by warc-records.ts, which checks each Content-Length against the bytes that
+ * follow (a wrong one is a problem and reading resynchronises on the next `WARC/1.` header; a file
+ * that ends inside a record is a problem, never a wait); warcio then parses the HTTP part of a
+ * record already held whole. A .warc.gz is gunzipped member by member (gunzip-members.ts): a
+ * damaged member is a problem naming its compressed offset, and reading resumes at the next one.
+ * Positions are `file@<byte offset of the record in the uncompressed WARC>`. A file that does not
+ * start like a WARC is refused with one problem.
  */
 import { brotliDecompressSync } from 'node:zlib';
 import { WARCParser, type WARCRecord } from 'warcio';
 import { PageSkipError } from '../errors.js';
 import { defaultMaxDocumentBytes, type BatchEntry, type ReaderOptions } from './batch-entry.js';
 import { decodeHtmlBytes, looksBinary } from './decode-html-bytes.js';
-import { openInputStream } from './open-input-stream.js';
+import { fetchedAtFrom } from './read-jsonl.js';
+import { gunzipMembers, type GzipProblem } from './gunzip-members.js';
+import { openRawInput } from './open-input-stream.js';
+import { warcFrames, type WarcFrameRecord } from './warc-records.js';
 
 const htmlTypes = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
 
@@ -95,7 +100,8 @@ async function recordEntry(record: WARCRecord, position: string, maxBytes: numbe
   if (looksBinary(body)) return { kind: 'skip', position, url, reason: 'not-html', detail: 'binary body' };
   const { html } = decodeHtmlBytes(body, contentType);
   const lastModified = isoDate(record.httpHeaders?.headers.get('last-modified'));
-  const warcDate = record.warcDate === null || record.warcDate === undefined ? Number.NaN : Date.parse(record.warcDate);
+  // A date before 1970 (or unparsable) is no fetch time the index takes: the page is kept without one.
+  const warcDate = record.warcDate === null || record.warcDate === undefined ? null : fetchedAtFrom(record.warcDate);
   return {
     kind: 'page',
     position,
@@ -104,38 +110,75 @@ async function recordEntry(record: WARCRecord, position: string, maxBytes: numbe
       url,
       html,
       lastModified,
-      ...(Number.isNaN(warcDate) ? {} : { fetchedAt: warcDate }),
+      ...(warcDate === null ? {} : { fetchedAt: warcDate }),
     },
   };
 }
 
+/**
+ * The WARC record in `frame`, parsed by warcio (HTTP headers, de-chunking, content encodings):
+ * from its block held whole, or from the head of a skipped block (headers only; its body is not
+ * read). Either way warcio reads only bytes that are here, so it cannot wait for more.
+ */
+async function parseRecord(frame: WarcFrameRecord): Promise<WARCRecord | null> {
+  async function* bytes() {
+    yield frame.header;
+    if (frame.block !== null) {
+      yield frame.block;
+      yield Buffer.from('\r\n\r\n', 'latin1');
+    } else if (frame.head !== null) {
+      yield frame.head;
+    }
+  }
+  return new WARCParser(bytes()).parse();
+}
+
+/** Records whose block is read: those that may hold a document, up to 4 × the document limit. */
+const readTypes = new Set(['response', 'resource']);
+
 /** Entries of one WARC file (plain or gzip, whole-file or per-record), streaming. */
 export async function* readWarc(path: string, options: ReaderOptions = {}): AsyncGenerator<BatchEntry> {
   const maxBytes = options.maxDocumentBytes ?? defaultMaxDocumentBytes;
-  const stream = await openInputStream(path);
-  const parser = new WARCParser(stream);
+  const gzipProblems: GzipProblem[] = [];
+  const raw = await openRawInput(path);
+  const bytes = raw.gzip ? gunzipMembers(raw.chunks, { onProblem: (p) => gzipProblems.push(p) }) : raw.chunks;
+  const frames = warcFrames(bytes, { keepBlock: (type, length) => readTypes.has(type) && length <= maxBytes * 4 });
   let position = `${path}@0`;
-  let last: WARCRecord | null = null;
+  // The gzip layer reads ahead of the records: its problems wait until the records before them are out.
+  const gzipEntries = function* (before = Number.POSITIVE_INFINITY): Generator<BatchEntry> {
+    while (gzipProblems.length > 0 && gzipProblems[0]!.outputOffset <= before) {
+      yield { kind: 'problem', position: path, message: gzipProblems.shift()!.message };
+    }
+  };
   try {
-    for (;;) {
-      const record = await parser.parse();
-      if (record === null) break;
-      last = record;
-      position = `${path}@${parser.offset}`;
-      if (!record.warcHeaders.statusline.startsWith('WARC/')) {
-        yield { kind: 'problem', position, message: `not a WARC record (starts with \`${record.warcHeaders.statusline.slice(0, 40)}\`); rest of file skipped` };
+    for await (const frame of frames) {
+      yield* gzipEntries(frame.kind === 'not-warc' ? 0 : frame.offset);
+      if (frame.kind === 'not-warc') {
+        yield { kind: 'problem', position, message: `not a WARC file (starts with \`${frame.start}\`): file skipped` };
         return;
+      }
+      position = `${path}@${frame.offset}`;
+      if (frame.kind === 'problem') {
+        yield { kind: 'problem', position, message: frame.message };
+        continue;
+      }
+      const type = frame.fields.get('warc-type') ?? '';
+      if (!readTypes.has(type)) {
+        yield { kind: 'ignored', position, reason: `warc-${type === '' ? 'untyped' : type}` };
+        continue;
+      }
+      const record = await parseRecord(frame);
+      if (record === null) {
+        yield { kind: 'problem', position, message: 'record cannot be parsed' };
+        continue;
       }
       yield await recordEntry(record, position, maxBytes);
     }
-    // warcio ends quietly when the file stops inside a record: its body reader still expects bytes.
-    const unread = (last as unknown as { _reader?: { limit?: unknown } } | null)?._reader?.limit;
-    if (typeof unread === 'number' && unread > 0) {
-      yield { kind: 'problem', position, message: `file ends inside this record (${unread} bytes missing): truncated WARC` };
-    }
+    yield* gzipEntries();
   } catch (error) {
+    yield* gzipEntries();
     yield { kind: 'problem', position, message: `WARC read failed at or after this record, rest of file skipped: ${(error as Error).message}` };
   } finally {
-    stream.destroy();
+    await frames.return(undefined);
   }
 }

@@ -62,6 +62,26 @@ export interface CorpusRecord {
    * evidence in the database's flags table); written after `text`, on every line while the cascade is on.
    */
   readonly flags?: readonly string[];
+  /**
+   * The input's own fields (JSONL fields neardup does not read, `judge()`'s extra fields), written
+   * last, unchanged; one whose name the line uses already (`id`, `title`, ...) goes under `input`.
+   */
+  readonly fields?: Readonly<Record<string, unknown>>;
+}
+
+/** Names a corpus line uses itself: an input field so named is kept under `input` instead. */
+const ownNames = new Set(['id', 'url', 'finalUrl', 'title', 'language', 'text', 'flags', 'fingerprint', 'fetchedAt', 'input']);
+
+/** `,"name":value` for each carried field, the clashing ones as one `"input"` object. */
+function fieldsJson(fields: Readonly<Record<string, unknown>> | undefined): string {
+  if (fields === undefined) return '';
+  let out = '';
+  let clashing: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(fields)) {
+    if (ownNames.has(key)) (clashing ??= {})[key] = value;
+    else out += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  }
+  return clashing === undefined ? out : `${out},"input":${JSON.stringify(clashing)}`;
 }
 
 /** What `open` found in an existing file. */
@@ -119,7 +139,7 @@ function linePieces(record: CorpusRecord): Uint8Array[] {
   const head = { id: record.id, url: record.url, finalUrl: record.finalUrl, title: record.title, language: record.language };
   const text = record.textJson ?? Buffer.from(JSON.stringify(record.text), 'utf8');
   const flags = record.flags === undefined ? '' : `,"flags":${JSON.stringify(record.flags)}`;
-  const tail = `${flags},"fingerprint":${JSON.stringify(record.fingerprint)},"fetchedAt":${JSON.stringify(record.fetchedAt)}}\n`;
+  const tail = `${flags},"fingerprint":${JSON.stringify(record.fingerprint)},"fetchedAt":${JSON.stringify(record.fetchedAt)}${fieldsJson(record.fields)}}\n`;
   return [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8'), text, Buffer.from(tail, 'utf8')];
 }
 
