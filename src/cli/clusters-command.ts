@@ -14,6 +14,7 @@ import { loadPgClusterReport } from '../report/load-pg-cluster-report.js';
 import { writeFileAtomic } from '../report/write-file-atomic.js';
 import { isInsideDataFolder } from '../store/data-folder.js';
 import { choiceFlag, indexLabel, indexUrlFrom, intFlag } from './shared.js';
+import { forStdout, forTerminal } from './terminal-text.js';
 
 const formats = ['json', 'csv', 'html'] as const;
 type Format = (typeof formats)[number];
@@ -66,12 +67,10 @@ export function registerClusters(program: Command): void {
         : flags.format === 'csv' ? formatClustersCsv(report)
         : formatClustersHtml(report, { source: indexUrl === null ? flags.data : indexLabel(indexUrl), generatedAt: new Date(), maxClusters: flags.maxHtmlClusters });
       if (flags.out === undefined) {
-        await writeStdout(text);
+        await writeStdout(forStdout(text));
       } else {
         writeFileAtomic(flags.out, text);
-        process.stderr.write(
-          `clusters: ${report.stats.clusters} clusters, ${report.stats.mirrors} mirror pairs → ${flags.out}\n`,
-        );
+        process.stderr.write(forTerminal(`clusters: ${report.stats.clusters} clusters, ${report.stats.mirrors} mirror pairs → ${flags.out}\n`, true));
       }
     });
 }

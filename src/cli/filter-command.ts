@@ -18,6 +18,7 @@ import { parseResultList } from '../filter/parse-result-list.js';
 import { parseQueryClass, type QueryClass } from '../filter/query-class.js';
 import { loadSynonymDictionary } from '../synonyms/synonym-dictionary.js';
 import { choiceFlag } from './shared.js';
+import { forTerminal, writeErrorLine } from './terminal-text.js';
 
 interface FilterFlags {
   readonly class?: QueryClass;
@@ -100,16 +101,18 @@ export function registerFilter(program: Command): void {
           try {
             if (line.text === null) throw new Error(`Expected a line of at most ${MAX_LINE_BYTES} bytes, got ${line.bytes}`);
             const list = parseResultList(line.text);
-            process.stdout.write(format(filterResults(list, { settings, synonyms, queryClass: flags.class })));
+            const text = format(filterResults(list, { settings, synonyms, queryClass: flags.class }));
+            // The text format is for reading: the results' controls are shown, never run. JSON escapes its own.
+            process.stdout.write(flags.format === 'text' ? forTerminal(text, true) : text);
             lists++;
           } catch (error) {
             bad++;
-            process.stderr.write(`neardup: line ${line.lineNo}: ${(error as Error).message}\n`);
+            writeErrorLine(`line ${line.lineNo}: ${(error as Error).message}`);
           }
         }
       } catch (error) {
         throw new InputError(`Cannot read \`${input}\`: ${(error as Error).message}`, { cause: error });
       }
-      if (bad > 0) process.stderr.write(`neardup: ${bad} bad line${bad === 1 ? '' : 's'} skipped, ${lists} list${lists === 1 ? '' : 's'} filtered\n`);
+      if (bad > 0) writeErrorLine(`${bad} bad line${bad === 1 ? '' : 's'} skipped, ${lists} list${lists === 1 ? '' : 's'} filtered`);
     });
 }
