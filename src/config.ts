@@ -146,6 +146,8 @@ export const configSchema = section({
     synonymFile: v.string('a string'),
     /** Language of the annotations (ISO 639-3), or "auto" to detect it per result list. */
     language: v.pipe(v.string('"auto" or an ISO 639-3 code'), v.regex(/^(auto|[a-z]{3})$/, '"auto" or an ISO 639-3 code')),
+    /** Results of one list compared, at most (rank order); the rest are passed through unfiltered, with a message. */
+    maxResults: int(1, 10_000_000),
   }),
   /** The cascade of offline filters (src/cascade/): each flag's stage on/off and its thresholds. */
   cascade: section({
