@@ -14,7 +14,7 @@ import type { IndexBackend } from './fingerprint-index/index-backend.js';
 import { openIndexBackend } from './fingerprint-index/open-index-backend.js';
 import { CorpusWriter, type CorpusRecord } from './store/corpus-writer.js';
 import { faultFreezeFromEnv, freezeForever, type FaultFreeze, type FaultFreezePhase } from './store/fault-freeze.js';
-import { corpusFileName, databaseFileName } from './store/data-folder.js';
+import { corpusFileName, databaseFileName, refuseLinksInDataFolder } from './store/data-folder.js';
 import { writerIdOf } from './store/writer-id.js';
 import { StemCache } from './analyze/analyze-text.js';
 import type { CascadeFlag, Decision, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
@@ -116,6 +116,7 @@ export class Pipeline {
     } catch (error) {
       throw new StorageError(`Cannot create data folder \`${dataDir}\`: ${(error as Error).message}`, { cause: error });
     }
+    refuseLinksInDataFolder(dataDir);
     const index = await openIndexBackend({
       sqlitePath: join(dataDir, databaseFileName), indexUrl: options.indexUrl ?? null, writer: () => writerIdOf(dataDir),
       params: fingerprintParamsFrom(config.fingerprint), verify: config.verify.enabled ? config.verify : null,

@@ -23,7 +23,7 @@
  *    and first reads the ids of lines other processes appended since (`refresh`), so no id is
  *    written twice whichever process sees the document first.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync, writevSync } from 'node:fs';
 import { StorageError } from '../errors.js';
 
 /** One line of corpus.jsonl. */
@@ -131,7 +131,7 @@ export class CorpusWriter {
   static open(path: string): CorpusWriter {
     let fd: number;
     try {
-      fd = openSync(path, 'a+');
+      fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, 0o666); // 'a+', never through a link
     } catch (error) {
       throw new StorageError(`Cannot open corpus file \`${path}\`: ${(error as Error).message}`, { cause: error });
     }

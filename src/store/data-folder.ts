@@ -2,7 +2,8 @@
  * The names of what a data folder (`--data`) holds. A module of its own, without dependencies, so
  * that anything may name the outputs without loading the index or the crawler.
  */
-import { realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { StorageError } from '../errors.js';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** The SQLite database: stored, rejected and skipped pages, links, fingerprint parameters. */
@@ -16,6 +17,44 @@ export const crawleeFolderName = 'crawlee';
  * with each document, the writer that stored it, and only that writer's corpus gets its line.
  */
 export const writerIdFileName = 'writer-id';
+
+/** The crawl's lock file (crawl/crawl-lock.ts names it; store/ cannot import crawl/). */
+const crawlLockFileName = 'crawl.lock';
+
+/** What neardup writes directly in a data folder (the crawlee folder is walked whole). */
+const writtenNames = [
+  databaseFileName, `${databaseFileName}-wal`, `${databaseFileName}-shm`, `${databaseFileName}-journal`,
+  corpusFileName, writerIdFileName, crawlLockFileName, crawleeFolderName,
+] as const;
+
+/**
+ * Refuses a data folder in which something neardup writes is a symbolic link: the corpus, the
+ * index and its journals, the writer id, the crawl lock, the crawlee folder or anything in it.
+ * A link would be followed out of --data and its target appended to, cut or rewritten (a link
+ * `corpus.jsonl` → `~/notes.txt` had its torn "last line" cut away). The folder itself may be a
+ * link: that is where the user put it. Entries that do not exist yet are fine.
+ */
+export function refuseLinksInDataFolder(dataDir: string): void {
+  const check = (path: string, walk: boolean) => {
+    let stats;
+    try {
+      stats = lstatSync(path);
+    } catch {
+      return; // not there (yet)
+    }
+    if (stats.isSymbolicLink()) {
+      let target = '';
+      try {
+        target = ` (to \`${readlinkSync(path)}\`)`;
+      } catch {
+        // Unreadable link: the refusal is the same.
+      }
+      throw new StorageError(`Refusing to use \`${path}\`: it is a symbolic link${target}, and neardup writes only inside the data folder; put the file itself there, or choose another --data`);
+    }
+    if (walk && stats.isDirectory()) for (const name of readdirSync(path)) check(join(path, name), true);
+  };
+  for (const name of writtenNames) check(join(dataDir, name), name === crawleeFolderName);
+}
 
 /**
  * Whether `path` is the data folder `dataDir` or anything under it, with symbolic links resolved
