@@ -104,9 +104,10 @@ function wireRequest(id: number, inputs: readonly AnalyzeItem[]): { request: Ana
   return { request: { id, inputs: wire, bytes }, transfer: [bytes.buffer] };
 }
 
-/** Resolves `dedup.workers`: 0 means one per core. */
+/** Resolves `dedup.workers`: 0 means one per core, and never more than the cores (more only cost memory). */
 export function workerCount(requested: number): number {
-  return requested > 0 ? requested : Math.max(1, availableParallelism());
+  const cores = Math.max(1, availableParallelism());
+  return requested > 0 ? Math.min(requested, cores) : cores;
 }
 
 export class AnalyzePool {
@@ -123,7 +124,8 @@ export class AnalyzePool {
     this.size = workerCount(options.size ?? 0);
     this.#config = options.config;
     this.#script = options.script ?? workerUrl();
-    for (let i = 0; i < this.size; i += 1) this.#slots.push({ worker: this.#spawn(i), started: false, pending: new Map() });
+    // One worker now, the others when work waits for them (run): a small input starts only the workers it keeps busy.
+    this.#slots.push({ worker: this.#spawn(0), started: false, pending: new Map() });
   }
 
   #spawn(index: number): Worker {
@@ -167,12 +169,20 @@ export class AnalyzePool {
     return worker;
   }
 
+  /** Workers started so far (at most `size`). */
+  get spawned(): number {
+    return this.#slots.length;
+  }
+
   /** Analyses the inputs (documents, JSONL lines) in a worker; one result per input, in order. */
   run(inputs: readonly AnalyzeItem[]): Promise<readonly AnalyzeResult[]> {
     if (this.#broken !== null) return Promise.reject(this.#broken);
     if (this.#closed) return Promise.reject(new WorkerCrashError('the analysis pool is closed'));
     let slot = this.#slots[0]!;
     for (const s of this.#slots) if (s.pending.size < slot.pending.size) slot = s;
+    if (slot.pending.size > 0 && this.#slots.length < this.size) {
+      this.#slots.push((slot = { worker: this.#spawn(this.#slots.length), started: false, pending: new Map() }));
+    }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { inputs, resolve, reject });
