@@ -2,7 +2,7 @@
  * The names of what a data folder (`--data`) holds. A module of its own, without dependencies, so
  * that anything may name the outputs without loading the index or the crawler.
  */
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { StorageError } from '../errors.js';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -54,6 +54,33 @@ export function refuseLinksInDataFolder(dataDir: string): void {
     if (walk && stats.isDirectory()) for (const name of readdirSync(path)) check(join(path, name), true);
   };
   for (const name of writtenNames) check(join(dataDir, name), name === crawleeFolderName);
+}
+
+/**
+ * Removes a data folder that a failed command made and left holding nothing of value: only the
+ * files a run makes before its first page (the writer id, the crawl lock, empty crawlee folders
+ * and files, an empty corpus). Call it only for a folder that did not exist before the command
+ * (a PostgreSQL index that could not be reached must leave no `--data` behind); anything else in
+ * it, e.g. an index, keeps the folder as it is. Returns whether it was removed.
+ */
+export function removeUnusedDataFolder(dataDir: string): boolean {
+  const empty = (path: string): boolean => {
+    const stats = lstatSync(path);
+    if (stats.isDirectory()) return readdirSync(path).every((name) => empty(join(path, name)));
+    return stats.isFile() && stats.size === 0;
+  };
+  try {
+    for (const name of readdirSync(dataDir)) {
+      const path = join(dataDir, name);
+      if (name === writerIdFileName || name === crawlLockFileName || name === `${crawlLockFileName}-journal`) continue;
+      if ((name === crawleeFolderName || name === corpusFileName) && empty(path)) continue;
+      return false;
+    }
+    rmSync(dataDir, { recursive: true });
+    return true;
+  } catch {
+    return false; // gone already, or unreadable: left as it is
+  }
 }
 
 /**
