@@ -7,19 +7,31 @@
  * case where every result is a light spin of one text, so that nearly every pair is compared.
  * The synonym dictionary is loaded before timing (a process loads it once).
  *
- *   npm run bench:filter [-- --lists 200]
+ * Large lists (issue 28): one list of each size in --large, the same mix scaled up, timed with and
+ * without synonyms, beside the former way of comparing every result with every kept one (plain
+ * Jaccard, up to --all-pairs-max results, as it grows with the square); and 20 results of 17,000
+ * words each, light spins of one text, with and without the synonym pass.
+ *
+ *   npm run bench:filter [-- --lists 200 --large 1000,5000,20000,100000 --all-pairs-max 5000]
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../src/config.js';
 import { filterResults, type FilterSettings, type ResultList, type SearchResult } from '../src/filter/filter-results.js';
 import { annotationWordSets } from '../src/filter/annotation-words.js';
+import { jaccard } from '../src/filter/jaccard.js';
 import { STRICTNESS_LEVELS } from '../src/filter/query-class.js';
 import { loadSynonymDictionary, type SynonymDictionary } from '../src/synonyms/synonym-dictionary.js';
 import { spin } from './filter-eval-lists.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 
-const { values } = parseArgs({ options: { lists: { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: {
+    lists: { type: 'string', default: '200' },
+    large: { type: 'string', default: '1000,5000,20000,100000' },
+    'all-pairs-max': { type: 'string', default: '5000' },
+  },
+});
 const LISTS = Number(values.lists);
 
 const FUNCTION = ['the', 'of', 'and', 'to', 'in', 'a', 'for', 'on', 'with', 'that', 'by', 'from', 'is', 'was', 'at'];
@@ -36,17 +48,19 @@ function sentence(random: () => number, vocab: readonly string[], n: number): st
   return `${out.join(' ')}.`;
 }
 
-function makeList(random: () => number, vocab: readonly string[], dictionary: SynonymDictionary, k: number): ResultList {
+/** `scale` × (40 distinct, 20 spins, 20 same-title, 20 distinct) results. */
+function makeList(random: () => number, vocab: readonly string[], dictionary: SynonymDictionary, k: number, scale = 1): ResultList {
   const fresh = (i: number): SearchResult => ({ url: `https://d${i}.example/${k}`, title: sentence(random, vocab, 8), snippet: sentence(random, vocab, 28) });
   const results: SearchResult[] = [];
-  for (let i = 0; i < 40; i++) results.push(fresh(i));
-  for (let i = 0; i < 20; i++) {
-    const base = results[Math.floor(random() * 40)]!;
+  const distinct = 40 * scale;
+  for (let i = 0; i < distinct; i++) results.push(fresh(i));
+  for (let i = 0; i < 20 * scale; i++) {
+    const base = results[Math.floor(random() * distinct)]!;
     const rate = 0.2 + random() * 0.2;
     results.push({ url: `https://s${i}.example/${k}`, title: spin(base.title!, 'eng', rate, dictionary, random), snippet: spin(base.snippet!, 'eng', rate, dictionary, random) });
   }
-  for (let i = 0; i < 20; i++) results.push({ ...fresh(100 + i), title: results[Math.floor(random() * 40)]!.title });
-  for (let i = 0; i < 20; i++) results.push(fresh(200 + i));
+  for (let i = 0; i < 20 * scale; i++) results.push({ ...fresh(100 * scale + i), title: results[Math.floor(random() * distinct)]!.title });
+  for (let i = 0; i < 20 * scale; i++) results.push(fresh(200 * scale + i));
   // Shuffled: duplicates anywhere in the ranking.
   for (let i = results.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
@@ -109,3 +123,41 @@ for (const [name, set] of [['mixed', lists], ['worst', worst]] as const) {
     console.log(`${`${name} ${level} ${t}`.padEnd(20)}${f(plain).padStart(22)}${f(syn).padStart(22)}${(syn.cpu / plain.cpu).toFixed(2).padStart(7)}${`${plain.kept.toFixed(1)}/${syn.kept.toFixed(1)}`.padStart(16)}`);
   }
 }
+
+// ---- Large lists ----
+/** The former way: each result against every kept one, plain Jaccard (the baseline beside the new way). */
+function allPairsKept(list: ResultList, threshold: number): number {
+  const { sets } = annotationWordSets(list.results, 'eng');
+  const kept: number[] = [];
+  for (let i = 0; i < sets.length; i++) if (!kept.some((k) => jaccard(sets[i]!, sets[k]!) >= threshold)) kept.push(i);
+  return kept.length;
+}
+
+function cpuMs<T>(run: () => T): { ms: number; value: T } {
+  const cpu0 = process.cpuUsage();
+  const value = run();
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: (cpu.user + cpu.system) / 1000, value };
+}
+
+const medium = base.thresholds.medium;
+const allPairsMax = Number(values['all-pairs-max']);
+console.log(`\nlarge lists (one list each, level medium ${medium}, default cap filter.maxResults ${base.maxResults} lifted): CPU seconds`);
+console.log(`${'results'.padStart(8)}${'plain'.padStart(10)}${'synonyms'.padStart(10)}${'all pairs (former)'.padStart(20)}${'ratio'.padStart(8)}${'kept'.padStart(8)}`);
+for (const size of values.large.split(',').map(Number).filter((n) => n > 0)) {
+  const list = makeList(random, vocab, dictionary, size, Math.max(1, Math.round(size / 100)));
+  const settings: FilterSettings = { ...base, maxResults: list.results.length };
+  const plain = cpuMs(() => filterResults(list, { settings: { ...settings, synonyms: false }, queryClass: 'general-telegraphic' }).results.length);
+  const syn = cpuMs(() => filterResults(list, { settings, synonyms: dictionary, queryClass: 'general-telegraphic' }).results.length);
+  const former = list.results.length <= allPairsMax ? cpuMs(() => allPairsKept(list, medium)) : null;
+  if (former !== null && former.value !== plain.value) throw new Error(`all pairs kept ${former.value}, prefix filtering ${plain.value}`);
+  console.log(`${String(list.results.length).padStart(8)}${(plain.ms / 1000).toFixed(2).padStart(10)}${(syn.ms / 1000).toFixed(2).padStart(10)}`
+    + `${(former === null ? '-' : (former.ms / 1000).toFixed(2)).padStart(20)}${(former === null ? '-' : (former.ms / plain.ms).toFixed(1)).padStart(8)}${String(syn.value).padStart(8)}`);
+}
+
+const longText = Array.from({ length: 17_000 / 36 }, () => sentence(random, vocab, 36)).join(' ');
+const long: ResultList = { query: 'bench query', results: Array.from({ length: 20 }, (_, i) => ({ url: `https://long${i}.example/`, title: 'long', snippet: spin(longText, 'eng', 0.3, dictionary, random) })) };
+const longSettings: FilterSettings = { ...base, criticalMargin: 0.95, thresholds: Object.fromEntries(STRICTNESS_LEVELS.map((l) => [l, 0.9])) as FilterSettings['thresholds'] };
+const longPlain = cpuMs(() => filterResults(long, { settings: { ...longSettings, synonyms: false }, queryClass: 'general-telegraphic' }).results.length);
+const longSyn = cpuMs(() => filterResults(long, { settings: longSettings, synonyms: dictionary, queryClass: 'general-telegraphic' }).results.length);
+console.log(`20 results of 17,000 words (30% spun; threshold 0.9, margin 0.95: every pair in the synonym pass): plain ${(longPlain.ms / 1000).toFixed(2)} s, with synonyms ${(longSyn.ms / 1000).toFixed(2)} s CPU (kept ${longPlain.value} / ${longSyn.value})`);

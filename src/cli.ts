@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { reportError } from './cli/shared.js';
+import { writeErrorLine } from './cli/terminal-text.js';
 import { registerCommands } from './cli/register-commands.js';
 
 /** The program with the commands `argv` needs (each command's module is loaded only when used). */
@@ -12,9 +13,13 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('neardup')
     .description('Near-duplicate detection for web crawls: main text, 64-bit simhash, SQLite index')
     .version('0.1.0')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(s),
+      // commander's own errors (unknown option, missing argument, a flag's bad value) as neardup's:
+      // one line, `neardup: ` first, the input it echoes made safe for the terminal.
+      outputError: (s) => writeErrorLine(`${s.trim().replace(/^error: /, '')} (run with --help for usage)`),
+    })
     .option('--config <file>', 'JSON file overlaid on config/default.json (also NEARDUP_CONFIG)');
   await registerCommands(program, argv);
   return program;

@@ -1,7 +1,8 @@
 /**
  * One configuration schema. Values come, lowest priority first, from config/default.json,
- * a user JSON file (partial, overlaid), NEARDUP_* environment variables, then explicit overrides
- * (CLI flags). Every value is validated here, at the boundary.
+ * a user JSON file (partial, overlaid), NEARDUP_* environment variables (one for every setting at
+ * any depth, derived from the schema; an unknown NEARDUP_ name is warned about), then explicit
+ * overrides (CLI flags). Every value is validated here, at the boundary.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -146,6 +147,8 @@ export const configSchema = section({
     synonymFile: v.string('a string'),
     /** Language of the annotations (ISO 639-3), or "auto" to detect it per result list. */
     language: v.pipe(v.string('"auto" or an ISO 639-3 code'), v.regex(/^(auto|[a-z]{3})$/, '"auto" or an ISO 639-3 code')),
+    /** Results of one list compared, at most (rank order); the rest are passed through unfiltered, with a message. */
+    maxResults: int(1, 10_000_000),
   }),
   /** The cascade of offline filters (src/cascade/): each flag's stage on/off and its thresholds. */
   cascade: section({
@@ -214,6 +217,8 @@ export interface LoadConfigOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Highest-priority values, e.g. from CLI flags. */
   readonly overrides?: PartialConfig;
+  /** Told of each NEARDUP_ variable that is no setting (a typo is otherwise ignored). @default a `neardup: warning:` line on stderr */
+  readonly onWarning?: (message: string) => void;
 }
 
 function readJson(path: string, what: string): unknown {
@@ -244,27 +249,94 @@ function overlay(base: Record<string, unknown>, top: unknown): Record<string, un
   return out;
 }
 
-/** `maxPages` → `MAX_PAGES`. */
-function envName(section: string, key: string): string {
-  const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
-  return `NEARDUP_${snake(section)}_${snake(key)}`;
+/** One setting as an environment variable: its path in the config and how to read its text. */
+export interface EnvSetting {
+  /** e.g. `NEARDUP_CASCADE_GENERATED_ENABLED` */
+  readonly name: string;
+  /** e.g. `['cascade', 'generated', 'enabled']` */
+  readonly path: readonly string[];
+  readonly type: 'number' | 'boolean' | 'string';
 }
 
-/** Reads NEARDUP_<SECTION>_<KEY> (e.g. NEARDUP_FINGERPRINT_DISTANCE=4) for every scalar setting. */
-function envOverrides(defaults: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
-  const out: Record<string, Record<string, unknown>> = {};
-  for (const [section, values] of Object.entries(defaults)) {
-    if (!isObject(values)) continue;
-    for (const [key, def] of Object.entries(values)) {
-      const raw = env[envName(section, key)];
-      if (raw === undefined || isObject(def)) continue;
-      let value: unknown = raw;
-      if (typeof def === 'number') value = raw.trim() === '' ? raw : Number(raw);
-      else if (typeof def === 'boolean') value = raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
-      (out[section] ??= {})[key] = value;
+/** `maxPages` → `MAX_PAGES`, `informational-natural` → `INFORMATIONAL_NATURAL`. */
+function envWord(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase();
+}
+
+/**
+ * Every setting of the schema, at any depth, as NEARDUP_<PATH> (NEARDUP_FINGERPRINT_DISTANCE,
+ * NEARDUP_CASCADE_GENERATED_ENABLED, NEARDUP_FILTER_THRESHOLDS_MEDIUM): derived from the schema,
+ * so a key added there has its variable with nothing else to change.
+ */
+export function envSettings(): readonly EnvSetting[] {
+  const out: EnvSetting[] = [];
+  const walk = (schema: v.GenericSchema, path: readonly string[]) => {
+    const entries = (schema as { entries?: Record<string, v.GenericSchema> }).entries;
+    if (entries !== undefined) {
+      for (const [key, child] of Object.entries(entries)) walk(child, [...path, key]);
+      return;
     }
-  }
+    const type = schema.type === 'number' || schema.type === 'boolean' ? schema.type : 'string';
+    out.push({ name: `NEARDUP_${path.map(envWord).join('_')}`, path, type });
+  };
+  walk(configSchema, []);
   return out;
+}
+
+/**
+ * NEARDUP_ variables that are not settings: the config file, the debug switch, a test's fault
+ * hook, and the datasets and screenshots of scripts/.
+ */
+const OTHER_ENV_NAMES: ReadonlySet<string> = new Set([
+  'NEARDUP_CONFIG', 'NEARDUP_DEBUG', 'NEARDUP_FAULT_FREEZE',
+  'NEARDUP_ARTICLE_DEV', 'NEARDUP_DEV_DATASET', 'NEARDUP_EXTRACTION_DEV', 'NEARDUP_EXTRACTION_DRAGNET', 'NEARDUP_REPORT_SCREENSHOT',
+]);
+
+/** Levenshtein distance, for "did you mean" (names are short). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** A warning for each NEARDUP_ variable that is neither a setting nor one of OTHER_ENV_NAMES, with the nearest name. */
+export function unknownEnvWarnings(env: Readonly<Record<string, string | undefined>>, settings: readonly EnvSetting[] = envSettings()): string[] {
+  const known = new Set([...settings.map((s) => s.name), ...OTHER_ENV_NAMES]);
+  const warnings: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith('NEARDUP_') || known.has(name) || env[name] === undefined) continue;
+    let best = '';
+    let bestDistance = Infinity;
+    for (const candidate of known) {
+      const d = editDistance(name, candidate);
+      if (d < bestDistance) [best, bestDistance] = [candidate, d];
+    }
+    const hint = bestDistance <= Math.max(2, Math.floor(name.length / 6)) ? ` (did you mean ${best}?)` : '';
+    warnings.push(`ignoring unknown environment variable ${name.replace(/[^\x21-\x7e]/g, '?')}${hint}; settings are NEARDUP_<SECTION>_<KEY>, e.g. NEARDUP_CASCADE_GENERATED_ENABLED`);
+  }
+  return warnings;
+}
+
+/** The settings the environment gives, as a partial config, and which variable gave each path. */
+function envOverrides(env: Readonly<Record<string, string | undefined>>, settings: readonly EnvSetting[]): { values: Record<string, unknown>; sources: Map<string, string> } {
+  const values: Record<string, unknown> = {};
+  const sources = new Map<string, string>();
+  for (const setting of settings) {
+    const raw = env[setting.name];
+    if (raw === undefined) continue;
+    let value: unknown = raw;
+    if (setting.type === 'number') value = raw.trim() === '' ? raw : Number(raw);
+    else if (setting.type === 'boolean') value = raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
+    let node = values;
+    for (const key of setting.path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+    node[setting.path.at(-1)!] = value;
+    sources.set(setting.path.join('.'), setting.name);
+  }
+  return { values, sources };
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
@@ -273,8 +345,12 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
-/** Validates a merged config object, with messages that say what was expected and what came. */
-export function parseConfig(input: unknown, source = 'config'): Config {
+/**
+ * Validates a merged config object, with messages that say what was expected and what came.
+ * `source` names where the values came from; a path in `sources` (a setting from an environment
+ * variable) is named by its variable instead.
+ */
+export function parseConfig(input: unknown, source = 'config', sources: ReadonlyMap<string, string> = new Map()): Config {
   const result = v.safeParse(configSchema, input);
   if (result.success) return result.output;
   const issue = result.issues[0];
@@ -284,7 +360,7 @@ export function parseConfig(input: unknown, source = 'config'): Config {
     const parent = path.slice(0, -1).join('.');
     throw new ConfigError(`Unknown setting${parent === '' ? '' : ` in \`${parent}\``} \`${path.at(-1)}\` (${source})`);
   }
-  throw new ConfigError(`Expected \`${path.join('.')}\` to be ${issue.message}, got ${describeValue(valueAt(input, path))} (${source})`);
+  throw new ConfigError(`Expected \`${path.join('.')}\` to be ${issue.message}, got ${describeValue(valueAt(input, path))} (${sources.get(path.join('.')) ?? source})`);
 }
 
 function pathOf(issue: v.BaseIssue<unknown>): string[] {
@@ -298,9 +374,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   let merged = defaults;
   const file = options.file ?? env.NEARDUP_CONFIG;
   if (file !== undefined && file !== '') merged = overlay(merged, readJson(file, 'config file'));
-  merged = overlay(merged, envOverrides(defaults, env));
+  const settings = envSettings();
+  const fromEnv = envOverrides(env, settings);
+  merged = overlay(merged, fromEnv.values);
   if (options.overrides !== undefined) merged = overlay(merged, options.overrides);
-  return parseConfig(merged, file === undefined || file === '' ? 'config' : file);
+  const config = parseConfig(merged, file === undefined || file === '' ? 'config' : file, fromEnv.sources);
+  const warn = options.onWarning ?? ((message: string) => process.stderr.write(`neardup: warning: ${message}\n`));
+  for (const warning of unknownEnvWarnings(env, settings)) warn(warning);
+  return config;
 }
 
 /** The default configuration, validated. */

@@ -3,7 +3,7 @@
  * then the corpus line of a stored page (src/store/), with counters. The one place that commits:
  * the crawl (src/crawl/) and batch dedup (src/batch/) hand their pages here.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeExtractedPage, analyzePage, type AnalyzedPage } from './analyze/analyze-page.js';
 import type { Config } from './config.js';
@@ -14,7 +14,7 @@ import type { IndexBackend } from './fingerprint-index/index-backend.js';
 import { openIndexBackend } from './fingerprint-index/open-index-backend.js';
 import { CorpusWriter, type CorpusRecord } from './store/corpus-writer.js';
 import { faultFreezeFromEnv, freezeForever, type FaultFreeze, type FaultFreezePhase } from './store/fault-freeze.js';
-import { corpusFileName, databaseFileName } from './store/data-folder.js';
+import { corpusFileName, databaseFileName, refuseLinksInDataFolder, removeUnusedDataFolder } from './store/data-folder.js';
 import { writerIdOf } from './store/writer-id.js';
 import { StemCache } from './analyze/analyze-text.js';
 import type { CascadeFlag, Decision, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
@@ -154,14 +154,19 @@ export class Pipeline {
     if (typeof dataDir !== 'string' || dataDir.trim() === '') {
       throw new ValidationError(`Expected \`data\` to be a folder path, got ${describeValue(dataDir)}`);
     }
+    const existed = existsSync(dataDir);
     try {
       mkdirSync(dataDir, { recursive: true });
     } catch (error) {
       throw new StorageError(`Cannot create data folder \`${dataDir}\`: ${(error as Error).message}`, { cause: error });
     }
+    refuseLinksInDataFolder(dataDir);
     const index = await openIndexBackend({
       sqlitePath: join(dataDir, databaseFileName), indexUrl: options.indexUrl ?? null, writer: () => writerIdOf(dataDir),
       params: fingerprintParamsFrom(config.fingerprint), verify: config.verify.enabled ? config.verify : null,
+    }).catch((error: unknown) => {
+      if (!existed) removeUnusedDataFolder(dataDir); // e.g. PostgreSQL unreachable: no --data left behind
+      throw error;
     });
     let corpus: CorpusWriter | null = null;
     let cascade: CascadeCommitter | null;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, loadConfig } from '../src/config.js';
+import { configSchema, defaultConfig, envSettings, loadConfig, unknownEnvWarnings } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
 import { makeTempDir } from './helpers/temp-dir.js';
 
@@ -57,5 +57,52 @@ describe('config', () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, '{nope');
     expect(() => loadConfig({ file, env: {} })).toThrow(/not valid JSON/);
+  });
+
+  it('reads every setting at any depth from NEARDUP_<PATH>, typed by the schema', () => {
+    const c = loadConfig({
+      env: {
+        NEARDUP_CASCADE_GENERATED_ENABLED: 'false',
+        NEARDUP_CASCADE_COMPILED_MIN_SOURCES: '3',
+        NEARDUP_REPORT_PRIMARY_WEIGHTS_CANONICAL: '2.5',
+        NEARDUP_FILTER_THRESHOLDS_MEDIUM: '0.5',
+        NEARDUP_FILTER_CLASS_LEVELS_INFORMATIONAL_NATURAL: 'low',
+        NEARDUP_CASCADE_SYNONYMISED_ACTION: 'reject',
+      },
+      onWarning: (m) => expect.fail(m),
+    });
+    expect(c.cascade.generated.enabled).toBe(false);
+    expect(c.cascade.compiled.minSources).toBe(3);
+    expect(c.report.primaryWeights.canonical).toBe(2.5);
+    expect(c.filter.thresholds.medium).toBe(0.5);
+    expect(c.filter.classLevels['informational-natural']).toBe('low');
+    expect(c.cascade.synonymised.action).toBe('reject');
+  });
+
+  it('has one variable per setting, every name distinct, derived from the schema', () => {
+    const settings = envSettings();
+    const leaves = (value: unknown): number => (typeof value === 'object' && value !== null ? Object.values(value).reduce((n: number, x) => n + leaves(x), 0) : 1);
+    expect(settings).toHaveLength(leaves(defaultConfig()));
+    expect(new Set(settings.map((s) => s.name)).size).toBe(settings.length);
+    expect(settings.every((s) => /^NEARDUP_[A-Z0-9_]+$/.test(s.name))).toBe(true);
+    expect(settings.find((s) => s.name === 'NEARDUP_INDEX_URL')).toEqual({ name: 'NEARDUP_INDEX_URL', path: ['index', 'url'], type: 'string' });
+    expect(Object.keys(configSchema.entries)).toEqual(Object.keys(defaultConfig()));
+  });
+
+  it('names the variable a bad value came from', () => {
+    expect(() => loadConfig({ env: { NEARDUP_CASCADE_GENERATED_MIN_SCORE: 'high' } })).toThrow(/Expected `cascade\.generated\.minScore` to be a number 0–1, got NaN \(number\) \(NEARDUP_CASCADE_GENERATED_MIN_SCORE\)/);
+    expect(() => loadConfig({ env: { NEARDUP_CASCADE_GENERATED_ENABLED: 'nope' } })).toThrow(/a boolean, got `nope` \(string\) \(NEARDUP_CASCADE_GENERATED_ENABLED\)/);
+  });
+
+  it('warns about an unknown NEARDUP_ name, with the nearest one, and takes the rest', () => {
+    const warnings: string[] = [];
+    const c = loadConfig({ env: { NEARDUP_CASCADE_GENERATED_ENABLE: 'false', NEARDUP_FOO: '1', NEARDUP_CONFIG: '', NEARDUP_DEBUG: '1', OTHER_THING: 'x', NEARDUP_CRAWL_MAX_PAGES: '5' }, onWarning: (m) => warnings.push(m) });
+    expect(c.crawl.maxPages).toBe(5);
+    expect(c.cascade.generated.enabled).toBe(true);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^ignoring unknown environment variable NEARDUP_CASCADE_GENERATED_ENABLE \(did you mean NEARDUP_CASCADE_GENERATED_ENABLED\?\)/),
+      expect.stringMatching(/^ignoring unknown environment variable NEARDUP_FOO; settings are NEARDUP_<SECTION>_<KEY>/),
+    ]);
+    expect(unknownEnvWarnings({ NEARDUP_INDEX_URL: 'postgres://a@b/c' })).toEqual([]);
   });
 });

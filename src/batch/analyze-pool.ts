@@ -105,15 +105,16 @@ function wireRequest(id: number, inputs: readonly AnalyzeItem[]): { request: Ana
 }
 
 /**
- * Resolves `dedup.workers`: 0 means one per core but one, at least one. The thread that reads,
- * commits and writes needs a core of its own (0.1–0.4 CPU-ms a document: parsing, the index, the
- * flag stages' comparisons, the corpus), and every worker costs CPU of its own beyond the documents
- * it analyses (its JIT, its token memo's warm-up, its heap): with one worker per core on 2 cores a
- * 20,000-document run took ~0.05 CPU-ms a document more per extra worker and ~100 MB more RSS, for
- * no more documents a second.
+ * Resolves `dedup.workers`: 0 means one per core but one, at least one; an explicit count is capped
+ * at the cores (more only cost memory). The thread that reads, commits and writes needs a core of its
+ * own (0.1–0.4 CPU-ms a document: parsing, the index, the flag stages' comparisons, the corpus), and
+ * every worker costs CPU of its own beyond the documents it analyses (its JIT, its token memo's
+ * warm-up, its heap): with one worker per core on 2 cores a 20,000-document run took ~0.05 CPU-ms a
+ * document more per extra worker and ~100 MB more RSS, for no more documents a second.
  */
 export function workerCount(requested: number): number {
-  return requested > 0 ? requested : Math.max(1, availableParallelism() - 1);
+  const cores = Math.max(1, availableParallelism());
+  return requested > 0 ? Math.min(requested, cores) : Math.max(1, cores - 1);
 }
 
 /** Whether `dedup.workers` leaves analysis on the committing thread: 0 on a machine of one core. */
@@ -135,7 +136,8 @@ export class AnalyzePool {
     this.size = workerCount(options.size ?? 0);
     this.#config = options.config;
     this.#script = options.script ?? workerUrl();
-    for (let i = 0; i < this.size; i += 1) this.#slots.push({ worker: this.#spawn(i), started: false, pending: new Map() });
+    // One worker now, the others when work waits for them (run): a small input starts only the workers it keeps busy.
+    this.#slots.push({ worker: this.#spawn(0), started: false, pending: new Map() });
   }
 
   #spawn(index: number): Worker {
@@ -179,12 +181,20 @@ export class AnalyzePool {
     return worker;
   }
 
+  /** Workers started so far (at most `size`). */
+  get spawned(): number {
+    return this.#slots.length;
+  }
+
   /** Analyses the inputs (documents, JSONL lines) in a worker; one result per input, in order. */
   run(inputs: readonly AnalyzeItem[]): Promise<readonly AnalyzeResult[]> {
     if (this.#broken !== null) return Promise.reject(this.#broken);
     if (this.#closed) return Promise.reject(new WorkerCrashError('the analysis pool is closed'));
     let slot = this.#slots[0]!;
     for (const s of this.#slots) if (s.pending.size < slot.pending.size) slot = s;
+    if (slot.pending.size > 0 && this.#slots.length < this.size) {
+      this.#slots.push((slot = { worker: this.#spawn(this.#slots.length), started: false, pending: new Map() }));
+    }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { inputs, resolve, reject });

@@ -3,17 +3,18 @@
  * the host mirrors, as JSON (default), CSV or a self-contained HTML page. Without --out the report
  * goes to standard output; with it, the file is written atomically (its folder must exist).
  */
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { ValidationError } from '../errors.js';
 import { formatClustersCsv } from '../report/format-csv.js';
 import { formatClustersHtml } from '../report/format-html.js';
 import { formatClustersJson } from '../report/format-json.js';
-import { indexPathOf, loadClusterReport } from '../report/load-cluster-report.js';
+import { loadClusterReport } from '../report/load-cluster-report.js';
 import { loadPgClusterReport } from '../report/load-pg-cluster-report.js';
 import { writeFileAtomic } from '../report/write-file-atomic.js';
+import { isInsideDataFolder } from '../store/data-folder.js';
 import { choiceFlag, indexLabel, indexUrlFrom, intFlag } from './shared.js';
+import { forStdout, forTerminal } from './terminal-text.js';
 
 const formats = ['json', 'csv', 'html'] as const;
 type Format = (typeof formats)[number];
@@ -56,10 +57,8 @@ export function registerClusters(program: Command): void {
       const config = loadConfig({ file: root.opts<{ config?: string }>().config });
       if (flags.out !== undefined) {
         if (flags.out.trim() === '') throw new ValidationError('Expected `--out` to be a file path, got `` (string)');
-        const out = resolve(flags.out);
-        const db = resolve(indexPathOf(flags.data));
-        if (out === db || out === `${db}-wal` || out === `${db}-shm` || out === `${db}-journal`) {
-          throw new ValidationError(`Refusing to write the report over the index \`${flags.out}\``);
+        if (isInsideDataFolder(flags.out, flags.data)) {
+          throw new ValidationError(`Refusing to write the report \`${flags.out}\` inside the data folder \`${flags.data}\` (its index, corpus and crawl journal live there): choose a path outside it`);
         }
       }
       const indexUrl = indexUrlFrom(flags.index, config);
@@ -68,12 +67,10 @@ export function registerClusters(program: Command): void {
         : flags.format === 'csv' ? formatClustersCsv(report)
         : formatClustersHtml(report, { source: indexUrl === null ? flags.data : indexLabel(indexUrl), generatedAt: new Date(), maxClusters: flags.maxHtmlClusters });
       if (flags.out === undefined) {
-        await writeStdout(text);
+        await writeStdout(forStdout(text));
       } else {
         writeFileAtomic(flags.out, text);
-        process.stderr.write(
-          `clusters: ${report.stats.clusters} clusters, ${report.stats.mirrors} mirror pairs → ${flags.out}\n`,
-        );
+        process.stderr.write(forTerminal(`clusters: ${report.stats.clusters} clusters, ${report.stats.mirrors} mirror pairs → ${flags.out}\n`, true));
       }
     });
 }

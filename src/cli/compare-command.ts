@@ -14,6 +14,7 @@ import { analyzeFileWithCascade, copyRelation, type CopyRelation, type FileCasca
 import { pairDecision } from '../eval/evaluate-pairs.js';
 import { sketchSimilarity } from '../fingerprint/sketch-similarity.js';
 import { intFlag, verifyOption } from './shared.js';
+import { forStdout } from './terminal-text.js';
 
 /**
  * The cascade's second line (none when nothing is flagged): e.g. `flags: a homoglyph; b synonymised
@@ -65,7 +66,7 @@ export function registerCompare(program: Command): void {
       } else {
         process.stdout.write(`${distance} ${verdict}${estimate === null ? '' : ` similarity ${similarity!.toFixed(3)} containment ${containment!.toFixed(3)}`}\n`);
         const notes = flagNotes(leftFile, rightFile, copy);
-        if (notes !== '') process.stdout.write(`${notes}\n`);
+        if (notes !== '') process.stdout.write(forStdout(`${notes}\n`));
       }
     });
 }

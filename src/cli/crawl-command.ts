@@ -12,6 +12,7 @@ import type { SeedOutcome } from '../crawl/seed-outcomes.js';
 import { SCOPE_MODES, type ScopeMode } from '../types.js';
 import { corpusFileName, crawleeFolderName, databaseFileName } from '../store/data-folder.js';
 import { abortOnSigint, choiceFlag, indexLabel, indexUrlFrom, intFlag, statusLine, verifyOption } from './shared.js';
+import { writeErrorLine } from './terminal-text.js';
 import { InvalidArgumentError } from 'commander';
 import { ValidationError } from '../errors.js';
 import { parsePartition, partitionLabel, type CrawlPartition } from '../crawl/crawl-partition.js';
@@ -212,7 +213,7 @@ export function registerCrawl(program: Command): void {
       if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       else process.stdout.write(crawlSummaryText(summary, indexUrl));
       const seedReport = seedFailureLines(summary.seedOutcomes);
-      if (seedReport.lines.length > 0) process.stderr.write(seedReport.lines.map((line) => `neardup: ${line}\n`).join(''));
+      for (const line of seedReport.lines) writeErrorLine(line);
       if (seedReport.noneFetched) process.exitCode = NO_SEED_FETCHED_EXIT_CODE;
     });
 }

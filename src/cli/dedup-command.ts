@@ -9,6 +9,7 @@ import { dedupBatch, type BatchProgress, type BatchSummary } from '../batch/dedu
 import type { BatchProblem } from '../input/batch-entry.js';
 import { inputKindHelp } from '../input/input-kind.js';
 import { abortOnSigint, indexLabel, indexUrlFrom, intFlag, statusLine, verifyOption } from './shared.js';
+import { writeErrorLine } from './terminal-text.js';
 
 interface DedupFlags {
   readonly verify?: 'on' | 'off';
@@ -88,7 +89,7 @@ export function registerDedup(program: Command): void {
         }
         printed += 1;
         status.clear();
-        process.stderr.write(`neardup: ${p.position}: ${p.message}\n`);
+        writeErrorLine(`${p.position}: ${p.message}`);
       };
       const onProgress = (p: Readonly<BatchProgress>) => {
         const now = performance.now();

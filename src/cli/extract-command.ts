@@ -10,6 +10,7 @@ import { extractHtml } from '../extract/extract-page.js';
 import { readHtmlInput } from '../input/read-input-file.js';
 import type { ExtractedPage } from '../types.js';
 import { reportError } from './shared.js';
+import { forStdout } from './terminal-text.js';
 
 interface ExtractFlags {
   readonly jsonl: boolean;
@@ -66,9 +67,9 @@ export function registerExtract(program: Command): void {
         if (flags.jsonl) {
           process.stdout.write(jsonLine(file, page, flags.meta));
         } else if (files.length === 1) {
-          process.stdout.write(page.text === '' ? '' : `${page.text}\n`);
+          process.stdout.write(forStdout(page.text === '' ? '' : `${page.text}\n`));
         } else {
-          process.stdout.write(`${printed > 0 ? '\n' : ''}==> ${file} <==\n${page.text === '' ? '' : `${page.text}\n`}`);
+          process.stdout.write(forStdout(`${printed > 0 ? '\n' : ''}==> ${file} <==\n${page.text === '' ? '' : `${page.text}\n`}`));
         }
         printed++;
       }

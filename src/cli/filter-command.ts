@@ -1,7 +1,8 @@
 /**
  * `neardup filter <results.jsonl|->`: collapses near-duplicate search results of each line's list
  * under the best-ranked one, as strictly as the query's class asks. A bad line is reported on
- * stderr with its number and skipped; the rest are processed (exit 0). Unreadable input or bad
+ * stderr with its number (the first 20; the rest counted) and skipped; the rest are processed
+ * (exit 0). Input of which no line at all could be read as a list exits 1. Unreadable input or bad
  * flags exit non-zero.
  */
 import type { Command } from 'commander';
@@ -18,6 +19,7 @@ import { parseResultList } from '../filter/parse-result-list.js';
 import { parseQueryClass, type QueryClass } from '../filter/query-class.js';
 import { loadSynonymDictionary } from '../synonyms/synonym-dictionary.js';
 import { choiceFlag } from './shared.js';
+import { forTerminal, writeErrorLine } from './terminal-text.js';
 
 interface FilterFlags {
   readonly class?: QueryClass;
@@ -27,6 +29,9 @@ interface FilterFlags {
   readonly margin?: number;
   readonly language?: string;
 }
+
+/** Bad lines reported one a line on stderr; the rest are only counted. */
+const problemsPrinted = 20;
 
 /** One result list may be large; a longer line is reported and skipped. */
 const MAX_LINE_BYTES = 64 << 20;
@@ -100,16 +105,24 @@ export function registerFilter(program: Command): void {
           try {
             if (line.text === null) throw new Error(`Expected a line of at most ${MAX_LINE_BYTES} bytes, got ${line.bytes}`);
             const list = parseResultList(line.text);
-            process.stdout.write(format(filterResults(list, { settings, synonyms, queryClass: flags.class })));
+            const filtered = filterResults(list, { settings, synonyms, queryClass: flags.class });
+            if (filtered.unfiltered > 0) {
+              writeErrorLine(`line ${line.lineNo}: ${list.results.length} results; the first ${settings.maxResults} filtered, the other ${filtered.unfiltered} passed through unfiltered (config filter.maxResults, NEARDUP_FILTER_MAX_RESULTS)`);
+            }
+            const text = format(filtered);
+            // The text format is for reading: the results' controls are shown, never run. JSON escapes its own.
+            process.stdout.write(flags.format === 'text' ? forTerminal(text, true) : text);
             lists++;
           } catch (error) {
             bad++;
-            process.stderr.write(`neardup: line ${line.lineNo}: ${(error as Error).message}\n`);
+            if (bad <= problemsPrinted) writeErrorLine(`line ${line.lineNo}: ${(error as Error).message}`);
           }
         }
       } catch (error) {
         throw new InputError(`Cannot read \`${input}\`: ${(error as Error).message}`, { cause: error });
       }
-      if (bad > 0) process.stderr.write(`neardup: ${bad} bad line${bad === 1 ? '' : 's'} skipped, ${lists} list${lists === 1 ? '' : 's'} filtered\n`);
+      if (bad > 0) writeErrorLine(`${bad} bad line${bad === 1 ? '' : 's'} skipped${bad > problemsPrinted ? ` (the first ${problemsPrinted} shown)` : ''}, ${lists} list${lists === 1 ? '' : 's'} filtered`);
+      // Nothing read at all is a failure (the wrong file, not a few bad lines in a good one).
+      if (bad > 0 && lists === 0) process.exitCode = 1;
     });
 }

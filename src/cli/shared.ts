@@ -5,6 +5,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { Config } from '../config.js';
 import { NeardupError, describeValue } from '../errors.js';
+import { forTerminal, redactCredentials, writeErrorLine } from './terminal-text.js';
 
 /** A commander argParser for an integer flag within [min, max]. */
 export function intFlag(name: string, min: number, max: number): (raw: string) => number {
@@ -39,12 +40,12 @@ export function verifyOption(): Option {
 /** Prints an error as one line on stderr and returns the exit code to use. */
 export function reportError(error: unknown): number {
   if (error instanceof NeardupError) {
-    process.stderr.write(`neardup: ${error.message}\n`);
+    writeErrorLine(error.message);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`neardup: unexpected error: ${message.split('\n')[0]}\n`);
-  if (process.env.NEARDUP_DEBUG === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  writeErrorLine(`unexpected error: ${message.split('\n')[0]}`);
+  if (process.env.NEARDUP_DEBUG === '1' && error instanceof Error) process.stderr.write(forTerminal(`${error.stack}\n`, true));
   return 70;
 }
 
@@ -72,7 +73,7 @@ export function abortOnSigint(message: string, before: () => void): { signal: Ab
   const controller = new AbortController();
   const onSigint = () => {
     before();
-    process.stderr.write(`${message}\n`);
+    writeErrorLine(message);
     controller.abort();
     process.removeListener('SIGINT', onSigint);
   };
@@ -90,7 +91,7 @@ export function indexUrlFrom(flag: string | undefined, config: Pick<Config, 'ind
   return url === '' ? null : url;
 }
 
-/** An index URL as printed in summaries and reports: without its password. */
+/** An index URL as printed in summaries and reports: its password (and any other secret) as `***`. */
 export function indexLabel(url: string): string {
-  return url.replace(/(\/\/[^:/@]*):[^@]*@/, '$1@');
+  return redactCredentials(url);
 }

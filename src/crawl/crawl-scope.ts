@@ -32,7 +32,12 @@ export function createCrawlScope(seeds: readonly string[], mode: ScopeMode): Cra
   const keys = new Set<string>();
   for (const seed of seeds) {
     const url = parseHttpUrl(seed);
-    if (url === null) throw new ValidationError(`Expected a seed to be an http(s) URL, got ${describeValue(seed)}`);
+    if (url === null) {
+      // A seed without a scheme (`127.0.0.1:38101/`, `localhost:8080`, `example.com/news`; not `mailto:x`) that is a URL once `http://` is added: say so.
+      const guess = typeof seed === 'string' && !/^[a-z][a-z0-9+.-]*:(?!\d)/i.test(seed) ? parseHttpUrl(`http://${seed}`) : null;
+      if (guess !== null) throw new ValidationError(`Expected a seed to be an http(s) URL, got \`${seed}\` — did you mean \`http://${seed}\`?`);
+      throw new ValidationError(`Expected a seed to be an http(s) URL, got ${describeValue(seed)}`);
+    }
     keys.add(scopeKey(url, mode));
   }
   return { mode, keys };

@@ -12,6 +12,7 @@
  * requests are not fetched again, requests left in progress by a killed process are pending again,
  * and the page budget (`crawl.maxPages`) counts the pages of earlier runs too.
  */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { LogLevel, log as crawleeLog } from '@crawlee/cheerio';
 import type { Configuration } from '@crawlee/cheerio';
@@ -24,6 +25,7 @@ import { inCrawlScope, seedScope } from './crawl-scope.js';
 import type { CrawlScope } from './crawl-scope.js';
 import { hostnameOf, parseHttpUrl } from '../url/url-host.js';
 import { CrawlLock } from './crawl-lock.js';
+import { removeUnusedDataFolder } from '../store/data-folder.js';
 import { LinkBudget, addAllOptions, newRequestCount } from './link-budget.js';
 import { HostPacer } from './host-pacer.js';
 import { PageCrawler } from './page-crawler.js';
@@ -333,11 +335,17 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const dataDir = options.dataDir ?? './data';
   const { seeds, scope } = seedScope(options.seeds, options.config.crawl.scope);
   checkPartitionedCrawl(options);
+  const existed = existsSync(dataDir);
   const lock = CrawlLock.acquire(dataDir);
+  let failed = false;
   try {
     return await crawlHoldingLock(options, dataDir, seeds, scope);
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     lock.release();
+    if (failed && !existed) removeUnusedDataFolder(dataDir); // e.g. PostgreSQL unreachable: no --data left behind
   }
 }
 

@@ -166,7 +166,7 @@ export class Deduplicator {
       const known = this.byRequest.get(source.request);
       if (known !== undefined) return known;
       const { request } = source;
-      const verdict = readCrawlingContext(source).then((read) => this.commit(read));
+      const verdict = readCrawlingContext(source).then((read) => this.commit(read, bytesOf(source.body)));
       this.byRequest.set(request, verdict);
       // A failed judgement is not kept: crawlee's retry of the request (same object) judges again.
       verdict.catch(() => this.byRequest.delete(request));
@@ -198,9 +198,12 @@ export class Deduplicator {
     await this.pipeline.close();
   }
 
-  private async commit(read: PageSource): Promise<Verdict> {
+  private async commit(read: PageSource, bodyBytes?: number): Promise<Verdict> {
     const { input } = read;
     if (read.skip !== null) return this.recordSkip(input, read.skip.reason, read.skip.detail);
+    // crawl.maxPageBytes bounds the analysis on the crawler's thread, as in `neardup crawl` and `dedup`.
+    const bytes = bodyBytes ?? bytesOf(input.html ?? input.text);
+    if (bytes !== undefined && bytes > this.config.crawl.maxPageBytes) return this.recordSkip(input, 'too-large', `${bytes} bytes (limit ${this.config.crawl.maxPageBytes}, config crawl.maxPageBytes)`);
     let analyzed: CascadedPage;
     try {
       analyzed = this.analyze(input, read.$);
@@ -226,4 +229,9 @@ export class Deduplicator {
   private async recordSkip(input: PageInput, reason: SkipReason, detail: string): Promise<Verdict> {
     return verdictOf(input.url, await this.pipeline.recordSkip(input.url, reason, detail), detail);
   }
+}
+
+/** Bytes of a page body (a string as UTF-8), or undefined when there is none. */
+function bytesOf(body: unknown): number | undefined {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : undefined;
 }

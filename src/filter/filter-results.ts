@@ -17,6 +17,7 @@ import type { SynonymDictionary } from '../synonyms/synonym-dictionary.js';
 import { annotationText, annotationWordSets, type Annotation } from './annotation-words.js';
 import { classifyQuery } from './classify-query.js';
 import { jaccard, synonymJaccard } from './jaccard.js';
+import { PrefixIndex, prefixOf, rarityRanks } from './prefix-filter.js';
 import type { QueryClass, StrictnessLevel } from './query-class.js';
 
 /** One search result; fields other than these are carried through unchanged. */
@@ -52,6 +53,8 @@ export interface FilteredList {
   /** Language the annotations were stemmed for (ISO 639-3, 'und' when unknown). */
   readonly language: string;
   readonly results: readonly KeptResult[];
+  /** Results past `settings.maxResults`, passed through unfiltered (kept, compared with nothing); 0 mostly. */
+  readonly unfiltered: number;
 }
 
 /** The `filter` section of the configuration. */
@@ -63,6 +66,11 @@ export interface FilterSettings {
   readonly synonyms: boolean;
   readonly synonymFile: string;
   readonly language: string;
+  /**
+   * Results of one list compared, at most (the first ones in rank order); the rest are passed
+   * through unfiltered and counted in `unfiltered`. Bounds one line's work whatever its length.
+   */
+  readonly maxResults: number;
 }
 
 export interface FilterOptions {
@@ -110,11 +118,20 @@ export function filterResults(list: ResultList, options: FilterOptions): Filtere
   const dictionary = settings.synonyms ? options.synonyms : undefined;
   const classesOf = dictionary === undefined ? undefined : classesByWord(dictionary, language, stems);
   const critical = threshold * (1 - settings.criticalMargin);
+  // A pair can be a duplicate only when its plain Jaccard reaches this (the synonym pass is tried
+  // from `critical` up), so only pairs sharing one of their prefix words are compared (prefix-filter.ts).
+  const minSimilarity = classesOf === undefined ? threshold : Math.min(threshold, critical);
+  const compared = Math.min(list.results.length, settings.maxResults);
+  const ranks = rarityRanks(sets.slice(0, compared), stems.length);
+  // With a critical margin of 1 every pair gets the synonym pass, even one sharing no word: all compared.
+  const index = minSimilarity > 0 ? new PrefixIndex(stems.length, compared) : null;
   const kept: number[] = [];
   const duplicates: DuplicateResult[][] = [];
-  for (let i = 0; i < list.results.length; i++) {
+  for (let i = 0; i < compared; i++) {
+    const prefix = index === null ? null : prefixOf(sets[i]!, ranks, minSimilarity);
+    const candidates = index === null ? kept : index.candidates(prefix!);
     let found = false;
-    for (const k of kept) {
+    for (const k of candidates) {
       let similarity = jaccard(sets[i]!, sets[k]!);
       let synonyms = false;
       if (similarity < threshold && classesOf !== undefined && similarity >= critical) {
@@ -130,7 +147,13 @@ export function filterResults(list: ResultList, options: FilterOptions): Filtere
     if (!found) {
       kept.push(i);
       duplicates[i] = [];
+      index?.add(i, prefix!);
     }
+  }
+  // Past the cap, results are passed through as they are: kept, compared with nothing.
+  for (let i = compared; i < list.results.length; i++) {
+    kept.push(i);
+    duplicates[i] = [];
   }
   return {
     query: list.query,
@@ -140,5 +163,6 @@ export function filterResults(list: ResultList, options: FilterOptions): Filtere
     rules: classification?.rules ?? [],
     language,
     results: kept.map((k) => ({ ...list.results[k]!, duplicates: duplicates[k]! })),
+    unfiltered: list.results.length - compared,
   };
 }

@@ -14,6 +14,8 @@ export function formatFilteredJson(list: FilteredList): string {
     rules: list.rules,
     language: list.language,
     results: list.results.map((r) => ({ ...r, duplicates: r.duplicates.map((d) => ({ ...d, similarity: round(d.similarity) })) })),
+    // Only on a list past the cap (config filter.maxResults): its last results were not compared.
+    ...(list.unfiltered > 0 ? { unfiltered: list.unfiltered } : {}),
   };
   return `${JSON.stringify(out)}\n`;
 }
@@ -21,7 +23,8 @@ export function formatFilteredJson(list: FilteredList): string {
 /** The filtered list as text: the query and its class, then each kept result with its duplicates indented. */
 export function formatFilteredText(list: FilteredList): string {
   const rules = list.rules.length > 0 ? `, rules ${list.rules.join(' ')}` : '';
-  const lines = [`${list.query}  [${list.class}, ${list.level}, threshold ${list.threshold}${rules}]`];
+  const unfiltered = list.unfiltered > 0 ? `, last ${list.unfiltered} results not compared` : '';
+  const lines = [`${list.query}  [${list.class}, ${list.level}, threshold ${list.threshold}${rules}${unfiltered}]`];
   list.results.forEach((r, i) => {
     const title = r.title === undefined || r.title === '' ? '' : `${r.title}  `;
     lines.push(`${String(i + 1).padStart(3)}. ${title}<${r.url}>`);

@@ -32,17 +32,6 @@ export function jaccard(a: Int32Array, b: Int32Array): number {
 /** Synonym class ids of a word id (ascending), or an empty list. */
 export type ClassesOfWord = (wordId: number) => readonly number[];
 
-function shareClass(x: readonly number[], y: readonly number[]): boolean {
-  let i = 0;
-  let j = 0;
-  while (i < x.length && j < y.length) {
-    if (x[i] === y[j]) return true;
-    if (x[i]! < y[j]!) i++;
-    else j++;
-  }
-  return false;
-}
-
 /**
  * Jaccard with synonyms. Words of A not in B are paired, greedily in id order, with words of B not
  * in A that share a synonym class (each word paired once: a word is one element of the union, so
@@ -51,25 +40,38 @@ function shareClass(x: readonly number[], y: readonly number[]): boolean {
  */
 export function synonymJaccard(a: Int32Array, b: Int32Array, classesOf: ClassesOfWord): { similarity: number; pairs: number } {
   const common = intersectionSize(a, b);
-  const onlyB: number[] = [];
+  // Per synonym class, the words of B not in A that have it, in id order, and how far each queue
+  // has been consumed. The greedy pairing takes, for each word of A not in B (id order), the
+  // unpaired word of B with the smallest id that shares one of its classes: the smallest head among
+  // its classes' queues. A queue's head only moves forward past paired words, so the whole pass
+  // costs the total length of the queues plus the classes of A's words (linear), where comparing
+  // every word of A with every word of B cost |A| × |B| (13 s for twenty 17,000-word results).
+  const queues = new Map<number, { readonly words: number[]; head: number }>();
   for (let i = 0, j = 0; j < b.length; j++) {
     while (i < a.length && a[i]! < b[j]!) i++;
-    if (i >= a.length || a[i] !== b[j]) if (classesOf(b[j]!).length > 0) onlyB.push(b[j]!);
+    if (i < a.length && a[i] === b[j]) continue;
+    for (const c of classesOf(b[j]!)) {
+      let queue = queues.get(c);
+      if (queue === undefined) queues.set(c, (queue = { words: [], head: 0 }));
+      queue.words.push(j);
+    }
   }
   let pairs = 0;
-  if (onlyB.length > 0) {
-    const used = new Uint8Array(onlyB.length);
+  if (queues.size > 0) {
+    const used = new Uint8Array(b.length);
     for (let i = 0, j = 0; i < a.length; i++) {
       while (j < b.length && b[j]! < a[i]!) j++;
       if (j < b.length && b[j] === a[i]) continue;
-      const mine = classesOf(a[i]!);
-      if (mine.length === 0) continue;
-      for (let k = 0; k < onlyB.length; k++) {
-        if (used[k] === 0 && shareClass(mine, classesOf(onlyB[k]!))) {
-          used[k] = 1;
-          pairs++;
-          break;
-        }
+      let best = -1;
+      for (const c of classesOf(a[i]!)) {
+        const queue = queues.get(c);
+        if (queue === undefined) continue;
+        while (queue.head < queue.words.length && used[queue.words[queue.head]!] === 1) queue.head++;
+        if (queue.head < queue.words.length && (best === -1 || queue.words[queue.head]! < best)) best = queue.words[queue.head]!;
+      }
+      if (best !== -1) {
+        used[best] = 1;
+        pairs++;
       }
     }
   }

@@ -5,17 +5,24 @@
  * `;`-separated, and one line of evidence each, ` | `-separated), then one row per flagged page in no
  * cluster (cluster_id empty, kind `stored`, or `skipped` for a spun copy the cascade rejected),
  * RFC 4180 (CRLF line ends; a field with a comma, quote, CR or LF is quoted, quotes doubled).
- * Crawled strings are written by strangers: a cell starting with `=`, `+`, `-`, `@`, a tab or a CR
- * would be run as a formula by spreadsheet programs, so it is prefixed with `'`.
+ * Crawled strings are written by strangers: a cell starting with `=`, `+`, `-`, `@` (after spaces
+ * too), a tab or a CR would be run as a formula by spreadsheet programs, so it is prefixed with `'`.
  */
 import type { ClusterReport } from './cluster-report.js';
 
 export const csvHeader = ['cluster_id', 'url', 'kind', 'distance', 'is_primary', 'similarity', 'flags', 'flag_evidence'] as const;
 
+/**
+ * A cell a spreadsheet may run as a formula: `=`, `+`, `-`, `@` (or their full-width forms) first,
+ * after any white space (spreadsheet programs skip leading spaces, so ` =1+1` is a formula too), or a
+ * tab, CR or LF first.
+ */
+const FORMULA_START = /^(?:[\s\u00a0\u3000]*[=+\-@\uff1d\uff0b\uff0d\uff20]|[\t\r\n])/;
+
 /** One CSV field, guarded against formula injection and quoted when needed. */
 export function csvCell(value: string | number | boolean): string {
   let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -32,7 +32,7 @@
  *    `refresh` and reopen.
  */
 import {
-  closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, writevSync,
+  closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, writevSync,
 } from 'node:fs';
 import { StorageError } from '../errors.js';
 
@@ -215,7 +215,7 @@ export class CorpusWriter {
     rmSync(compactPathOf(path), { force: true });
     let fd: number;
     try {
-      fd = openSync(path, 'a+');
+      fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, 0o666); // 'a+', never through a link
     } catch (error) {
       throw new StorageError(`Cannot open corpus file \`${path}\`: ${(error as Error).message}`, { cause: error });
     }

@@ -77,7 +77,7 @@ describe('neardup clusters', () => {
     [['clusters', '--data', '<root>/junk-dir'], /^neardup: .*junk-dir.* not a neardup index/],
     [['clusters', '--data', '<root>/data', '--format', 'xml'], /Expected `format` to be one of json\|csv\|html, got `xml` \(string\)/],
     [['clusters', '--data', '<root>/data', '--out', '<root>/no/such/folder/r.json'], /^neardup: Cannot write `.*no\/such\/folder\/r\.json`: folder `.*folder` does not exist$/],
-    [['clusters', '--data', '<root>/data', '--out', '<root>/data/neardup.db'], /^neardup: Refusing to write the report over the index `.*data\/neardup\.db`$/],
+    [['clusters', '--data', '<root>/data', '--out', '<root>/data/neardup.db'], /^neardup: Refusing to write the report `.*data\/neardup\.db` inside the data folder/],
     [['clusters', '--data', '<root>/data', '--out', ''], /^neardup: Expected `--out` to be a file path/],
     [['clusters', '--max-html-clusters', '0'], /Expected `max-html-clusters` to be an integer/],
   ])('fails with one line and a non-zero exit: %j', async (rawArgs, message) => {

@@ -81,6 +81,39 @@ describe('neardup filter', () => {
     expect(stderr).toMatch(message);
   });
 
+  it('exits 1 when no line at all could be read as a list, showing the first 20 problems and counting the rest', async () => {
+    const csv = join(dir, 'results-really.csv.jsonl');
+    writeFileSync(csv, ['query,url,title', ...Array.from({ length: 30 }, (_, i) => `q${i},https://a.example/${i},Title ${i}`)].join('\n'));
+    const { code, stdout, stderr } = await run([csv]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines.every((l) => l.startsWith('neardup: '))).toBe(true);
+    expect(lines.at(-1)).toBe('neardup: 31 bad lines skipped (the first 20 shown), 0 lists filtered');
+    // One good list among bad lines is a success (exit 0), as is an empty input.
+    writeFileSync(csv, ['oops', line('buy bus tickets')].join('\n'));
+    expect((await run([csv])).code).toBe(0);
+    writeFileSync(csv, '');
+    expect(await run([csv])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('compares at most filter.maxResults results of a list and says so', async () => {
+    const long = join(dir, 'long.jsonl');
+    writeFileSync(long, JSON.stringify({ query: 'buses', results: [...results, ...results.map((r) => ({ ...r, url: `${r.url}/again` }))] }));
+    const config = join(dir, 'cap.json');
+    writeFileSync(config, JSON.stringify({ filter: { maxResults: 3 } }));
+    const r = await runInProcess(registerFilter, ['--config', config, 'filter', '--class', 'exact-phrase', long]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('neardup: line 1: 6 results; the first 3 filtered, the other 3 passed through unfiltered (config filter.maxResults, NEARDUP_FILTER_MAX_RESULTS)\n');
+    const out = JSON.parse(r.stdout) as OutLine & { unfiltered: number };
+    expect(out.unfiltered).toBe(3);
+    expect(out.results.map((x) => x.url)).toEqual([...results.map((x) => x.url), ...results.map((x) => `${x.url}/again`)]);
+    const all = JSON.parse((await run(['--class', 'exact-phrase', long])).stdout) as OutLine & { unfiltered?: number };
+    expect(all.unfiltered).toBeUndefined();
+    expect(all.results).toHaveLength(3);
+  });
+
   it('uses a user synonym file and can turn the synonym pass off', async () => {
     const spun = join(dir, 'spun.jsonl');
     const a = { url: 'https://a.example/2', title: 'Gizmo sales surge', snippet: 'Gizmo makers report strong quarterly sales; analysts in London expect further growth.' };

@@ -40,7 +40,7 @@ export function parsePgUrl(url: unknown): PgTarget {
 
 /** The URL with its password replaced by `***`. */
 function redact(url: string): string {
-  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+  return url.replace(/(\/\/[^:/@]*:)[^/?#]*@/, '$1***@'); // to the last `@` of the authority: a password may hold one
 }
 
 interface PgLikeError {
