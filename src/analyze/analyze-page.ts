@@ -33,7 +33,7 @@ export interface AnalyzedPage {
   readonly textJson?: Uint8Array;
 }
 
-/** Parses a page's HTML once; hand the result to {@link analyzeParsedPage}. */
+/** Parses a page's HTML once; hand the result to {@link analyzeParsedPage}. @internal */
 export function parsePage(html: string): CheerioAPI {
   return parseHtml(html);
 }
@@ -93,7 +93,7 @@ function analyzeExtracted(input: PageInput, page: ExtractedPage | null, text: st
 
 /**
  * The crawl's path: a page parsed once (by {@link parsePage}, or crawlee's `$`) → extraction →
- * fingerprint. Pure. Links resolve against the final URL.
+ * fingerprint. Pure. Links resolve against the final URL. @internal
  */
 export function analyzeParsedPage($: CheerioAPI, input: PageInput, config: Config, options: AnalyzeOptions = {}): AnalyzedPage {
   let page: ExtractedPage;
@@ -105,7 +105,7 @@ export function analyzeParsedPage($: CheerioAPI, input: PageInput, config: Confi
   return analyzeExtractedPage(input, page, config, options);
 }
 
-/** Extraction alone, from a parsed page (links resolve against the final URL). Throws what the extractor throws. */
+/** Extraction alone, from a parsed page (links resolve against the final URL). Throws what the extractor throws. @internal */
 export function extractParsedPage($: CheerioAPI, input: PageInput): ExtractedPage {
   return extractPage($, input.finalUrl ?? input.url);
 }
