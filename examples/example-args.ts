@@ -1,21 +1,19 @@
 /**
- * The examples' command line: `[--data <dir>] [--concurrency <n>] [url...]`. With no URL they serve
- * the bundled demo site (test/helpers/demo-site: a news site on 127.0.0.1 and a site copying it on
- * localhost) for the length of the crawl.
+ * The examples' command line, `<url...> [--data <dir>] [--concurrency <n>]`, and their output line
+ * per page. Only node:util and neardup's types: copy it beside an example into your own project.
  */
 import { parseArgs } from 'node:util';
-import { startDemoSite } from '../test/helpers/demo-site/demo-site.js';
 import type { Verdict } from 'neardup';
 
-export interface ExampleRun {
+export interface ExampleArgs {
   readonly data: string;
   readonly concurrency: number;
   readonly seeds: readonly string[];
-  /** Stops the demo site, if one was started. */
-  readonly done: () => Promise<void>;
 }
 
-export async function exampleRun(argv: readonly string[]): Promise<ExampleRun> {
+export const EXAMPLE_USAGE = 'usage: <example>.ts <url...> [--data <dir>] [--concurrency <n>]';
+
+export function parseExampleArgs(argv: readonly string[]): ExampleArgs {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
@@ -23,10 +21,8 @@ export async function exampleRun(argv: readonly string[]): Promise<ExampleRun> {
   });
   const concurrency = Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`Expected --concurrency to be a positive integer, got ${values.concurrency}`);
-  if (positionals.length > 0) return { data: values.data, concurrency, seeds: positionals, done: async () => undefined };
-  const demo = await startDemoSite();
-  console.log(`serving the demo site: ${demo.manifest.mainHome} and its mirror ${demo.manifest.mirrorHome}`);
-  return { data: values.data, concurrency, seeds: [demo.manifest.mainHome, demo.manifest.mirrorHome], done: () => demo.site.close() };
+  if (positionals.length === 0) throw new Error(`Expected at least one seed URL\n${EXAMPLE_USAGE}`);
+  return { data: values.data, concurrency, seeds: positionals };
 }
 
 /** One line per verdict, e.g. `near    http://localhost:4000/b.html  ≈ http://127.0.0.1:4000/a.html (distance 2)`. */
@@ -34,4 +30,15 @@ export function verdictLine(verdict: Verdict): string {
   const head = `${verdict.kind.padEnd(8)}${verdict.url}`;
   if (verdict.duplicate) return `${head}  ≈ ${verdict.match.url} (distance ${verdict.distance})`;
   return verdict.kind === 'skipped' ? `${head}  (${verdict.reason}: ${verdict.detail})` : head;
+}
+
+/**
+ * Runs an example's main and sets the exit code on failure. An async `main` rather than
+ * top-level await: a CommonJS project (what `npm init -y` makes) refuses top-level await.
+ */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
 }

@@ -20,6 +20,7 @@ export type {
 
 // extraction: HTML in, main text out
 export { extractHtml, extractPage } from './extract/extract-page.js';
+export type { ParsedHtml } from './extract/extract-page.js';
 export { scorePage, aggregateScores } from './extract/extraction-score.js';
 export type { PageScore, ExtractionScore } from './extract/extraction-score.js';
 

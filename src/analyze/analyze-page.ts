@@ -35,7 +35,7 @@ export interface AnalyzedPage {
   readonly fields?: Readonly<Record<string, unknown>>;
 }
 
-/** Parses a page's HTML once; hand the result to {@link analyzeParsedPage}. */
+/** Parses a page's HTML once; hand the result to {@link analyzeParsedPage}. @internal */
 export function parsePage(html: string): CheerioAPI {
   return parseHtml(html);
 }
@@ -104,7 +104,7 @@ function fieldsOf(input: PageInput): { fields?: Readonly<Record<string, unknown>
 
 /**
  * The crawl's path: a page parsed once (by {@link parsePage}, or crawlee's `$`) → extraction →
- * fingerprint. Pure. Links resolve against the final URL.
+ * fingerprint. Pure. Links resolve against the final URL. @internal
  */
 export function analyzeParsedPage($: CheerioAPI, input: PageInput, config: Config, options: AnalyzeOptions = {}): AnalyzedPage {
   let page: ExtractedPage;
@@ -116,7 +116,7 @@ export function analyzeParsedPage($: CheerioAPI, input: PageInput, config: Confi
   return analyzeExtractedPage(input, page, config, options);
 }
 
-/** Extraction alone, from a parsed page (links resolve against the final URL). Throws what the extractor throws. */
+/** Extraction alone, from a parsed page (links resolve against the final URL). Throws what the extractor throws. @internal */
 export function extractParsedPage($: CheerioAPI, input: PageInput): ExtractedPage {
   return extractPage($, input.finalUrl ?? input.url);
 }

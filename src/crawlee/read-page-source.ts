@@ -49,7 +49,7 @@ export interface PageLike {
   readonly [field: string]: unknown;
 }
 
-/** A page read for the pipeline: its input, the parsed page when the crawler parsed it, or why it cannot be judged. */
+/** A page read for the pipeline: its input, the parsed page when the crawler parsed it, or why it cannot be judged. @internal */
 export type PageSource =
   | { readonly input: PageInput; readonly $: CheerioAPI | null; readonly skip: null }
   | { readonly input: PageInput; readonly $: null; readonly skip: { readonly reason: SkipReason; readonly detail: string } };
@@ -110,7 +110,7 @@ async function htmlOf(context: CrawlingContextLike): Promise<{ html: string } | 
   throw new ValidationError('Expected a crawling context with `$` (CheerioCrawler), `page` (PlaywrightCrawler), `window` (JSDOMCrawler) or `body` (HttpCrawler), got none of them');
 }
 
-/** Reads a crawling context. CheerioCrawler's `$` is used as parsed (one parse per page). */
+/** Reads a crawling context. CheerioCrawler's `$` is used as parsed (one parse per page). @internal */
 export async function readCrawlingContext(context: CrawlingContextLike): Promise<PageSource> {
   const { request } = context;
   const finalUrl = hasMethod(context.page, 'url') ? String(context.page.url()) : (request.loadedUrl ?? request.url);
@@ -134,7 +134,7 @@ export async function readCrawlingContext(context: CrawlingContextLike): Promise
   return { input: { ...input, html: read.html }, $: null, skip: null };
 }
 
-/** Reads a `{ url, html }` or `{ url, text }` page, checking its fields. */
+/** Reads a `{ url, html }` or `{ url, text }` page, checking its fields. @internal */
 export function readPageLike(page: PageLike): PageSource {
   if (typeof page.url !== 'string' || page.url === '') throw new ValidationError(`Expected \`url\` to be a non-empty string, got ${describeValue(page.url)}`);
   const hasHtml = typeof page.html === 'string';

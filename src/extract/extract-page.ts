@@ -15,7 +15,7 @@ import { readPageMetadata, toIsoDate, type PageMetadata } from './page-metadata.
 
 /**
  * Parses a page with htmlparser2 (fast and forgiving; no html/head/body are invented).
- * `xml: { xmlMode: false }` is cheerio rc.12's switch to htmlparser2 in HTML mode.
+ * `xml: { xmlMode: false }` is cheerio rc.12's switch to htmlparser2 in HTML mode. @internal
  */
 export function parseHtml(html: string): CheerioAPI {
   if (typeof html !== 'string') throw new TypeError(`Expected \`html\` to be a string, got ${typeof html}`);
@@ -63,12 +63,21 @@ function articleTime(
 }
 
 /**
+ * A page parsed by cheerio (`load(html)`, or a CheerioCrawler's `$`), by shape: cheerio's ES module
+ * and CommonJS builds declare nominally different types, and either is accepted; neardup's published
+ * declarations need no cheerio types (rc.12's ES module ones fail to compile without skipLibCheck).
+ */
+export interface ParsedHtml {
+  root(): { get(index: number): unknown };
+}
+
+/**
  * Extracts from an already parsed page (ours from {@link parseHtml}, or crawlee's `$`).
  * `url` is the page's address, for resolving relative links and the canonical URL; without it
  * only absolute links are reported (or those resolvable against an absolute `<base href>`).
  */
-export function extractPage($: CheerioAPI, url?: string): ExtractedPage {
-  const root = documentOf($);
+export function extractPage($: ParsedHtml, url?: string): ExtractedPage {
+  const root = documentOf($ as CheerioAPI);
   const meta = readPageMetadata(root, url);
   const main = extractMainText(root, { title: meta.title, url: meta.baseUrl ?? meta.canonicalUrl });
   return {

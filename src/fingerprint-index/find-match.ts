@@ -25,6 +25,7 @@ export interface Found {
  * The stored document that is an exact duplicate (distance 0 and the same text hash), else the
  * nearest within distance k (ties: the lowest id), or null. `candidate` reads a row's
  * [hi, lo, url, text_hash] by id; `list` is scratch space.
+ * @internal
  */
 export function findMatch(
   table: CandidateTable, candidate: Statement, list: IdList, k: number, hi: number, lo: number, textHash: string,
@@ -50,6 +51,7 @@ export function findMatch(
  * The stored document with this text hash (the earliest), looked up on the text_key index alone,
  * whatever its fingerprint. `exactByText` reads [id, url, text_hash] of stored rows by text_key;
  * `candidate` reads a row's [hi, lo, ...] for the distance (0 unless only paragraph breaks differ).
+ * @internal
  */
 export function findExact(exactByText: Statement, candidate: Statement, textHash: string, hi: number, lo: number): Found | null {
   for (const [id, url, hash] of exactByText.all(textKeyOf(textHash)) as [number, string, string][]) {

@@ -179,6 +179,7 @@ export class FingerprintIndex {
    * setting up tables kept beside the index (`body` gets the connection: the cascade's tables, written in
    * checkAndInsertMany's `within`). `body` must not call this index's write methods; what it throws rolls
    * the transaction back and is passed on (a non-neardup error wrapped in IndexError).
+   * @internal
    */
   exclusive<T>(body: (db: Database.Database) => T): T {
     if (typeof body !== 'function') throw new ValidationError(`Expected \`body\` to be a function, got ${describeValue(body)}`);

@@ -14,6 +14,7 @@ import { blockColumns, textKeyOf } from './index-schema.js';
 /** Rows per page when iterating (no cursor stays open between yields, so callers may query meanwhile). */
 export const PAGE_ROWS = 1000;
 
+/** @internal */
 export type Statement = Database.Statement;
 
 /** A URL's earlier decision as read back: [id, kind, distance, match id]. */
@@ -68,7 +69,7 @@ export interface SkippedRow {
   at: number;
 }
 
-/** Every statement the index runs more than once. */
+/** Every statement the index runs more than once. @internal */
 export interface IndexStatements {
   readonly maxId: Statement;
   readonly rowChunk: Statement;
@@ -100,7 +101,7 @@ export interface IndexStatements {
   readonly skippedPage: Statement;
 }
 
-/** Prepares every statement of an index with this block layout. */
+/** Prepares every statement of an index with this block layout. @internal */
 export function prepareStatements(db: Database.Database, layout: BlockLayout): IndexStatements {
   const insertColumns = [
     'kind', 'url', 'url_key', 'fingerprint', ...blockColumns(layout), 'text_hash', 'distance', 'match_id', 'final_url', 'title',
@@ -214,7 +215,7 @@ export function* pagedRows<R, K>(fetchPage: (after: K) => R[], first: K, keyOf: 
   }
 }
 
-/** The decision recorded in a URL's row; `urlOf` reads the matched document's URL. */
+/** The decision recorded in a URL's row; `urlOf` reads the matched document's URL. @internal */
 export function toPriorDecision(row: PriorRow, urlOf: Statement): Decision {
   const [id, kind, distance, matchId, similarity, containment] = row;
   if (kind === 'stored') return { kind, id, repeated: true };

@@ -66,6 +66,7 @@ export function resolveSecondStage(value: unknown): SecondStageOptions | null {
 /** Ids per chunk string when loading (≤ 1,024 × 90 hex digits: small enough for V8's young generation). */
 const CHUNK_IDS = 1024;
 
+/** @internal */
 export class SecondStage {
   readonly options: SecondStageOptions;
   readonly #sketchRow: Statement;

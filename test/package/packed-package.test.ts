@@ -1,28 +1,40 @@
 /**
  * The package as a user gets it: `npm pack` (which builds dist/ through `prepare`), the tarball
- * installed into a clean project with no network beyond the local npm cache, and there the CLI
- * (`neardup --version`, `fingerprint`, `compare`, `dedup` with its worker threads) and plain
- * .mjs / .cjs files that import the library. Skipped, with its reason, only when the local npm
- * cache lacks a dependency (run `npm ci` first); under CI=true that fails instead.
+ * installed into a project made by `npm init -y` (CommonJS, as npm 11 makes it) with no network
+ * beyond the local npm cache, and there:
+ * - the CLI (`neardup --version`, `fingerprint`, `compare`, `dedup` with its worker threads);
+ * - plain .mjs / .cjs files that import / require() the library;
+ * - the plug-in example (examples/cheerio-crawler.ts with example-args.ts, copied unchanged) type-
+ *   checked by `tsc` without skipLibCheck and run by `tsx` on the demo site, in that CommonJS
+ *   project and in an ES module one beside it (`esm/`, `"type": "module"`, sharing node_modules):
+ *   every .d.ts the package publishes compiles with only what `npm install` puts there.
+ * Skipped, with its reason, only when the local npm cache lacks a dependency (run `npm ci` first);
+ * under CI=true that fails instead.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeText, defaultConfig, fingerprintParamsFrom, fingerprintToHex } from '../../src/index.js';
-import { loadDemoArticles } from '../helpers/demo-site/demo-site.js';
-import { run, writeConsumerProject, type CommandRun, type PackedTarball } from './consumer-project.js';
+import { analyzeText, corpusFileName, defaultConfig, fingerprintParamsFrom, fingerprintToHex } from '../../src/index.js';
+import { loadDemoArticles, startDemoSite, type DemoSite } from '../helpers/demo-site/demo-site.js';
+import { copyNativeModule, run, writeConsumerProject, type CommandRun, type PackedTarball } from './consumer-project.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const npm = 'npm';
 const inCi = process.env.CI === 'true';
 const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
+/** The plug-in example as a user copies it: the crawler and its command-line helper. */
+const PLUG_IN_FILES = ['cheerio-crawler.ts', 'example-args.ts'] as const;
+/** The tsconfig the docs give a consumer: no skipLibCheck, so every published .d.ts is checked. */
+const CONSUMER_TSCONFIG = { compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true } };
+
 let dir = '';
 let tarball: PackedTarball;
 /** Why the installed package cannot be tried here (a dependency missing from the local cache), or null. */
 let notInstallable: string | null = null;
+let demo: DemoSite | undefined;
 
 const [article, other] = loadDemoArticles();
 const articleText = article!.paragraphs.join('\n\n');
@@ -61,14 +73,25 @@ beforeAll(async () => {
   expect(packed.code, packed.stderr).toBe(0);
   // npm prints lifecycle output (the build) before the JSON array.
   tarball = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('\n[') + 1)) as PackedTarball[])[0]!;
+  const init = await run(npm, ['init', '-y'], dir);
+  expect(init.code, init.stderr).toBe(0);
   writeConsumerProject(dir, repoRoot, tarball);
-  const installed = await run(npm, ['install', '--offline', '--no-audit', '--no-fund'], dir);
+  const installed = await run(npm, ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], dir);
   if (installed.code !== 0 && /ENOTCACHED/.test(installed.stderr) && !inCi) {
     notInstallable = `the local npm cache lacks a dependency (run \`npm ci\` first): ${installed.stderr.split('\n').find((l) => l.includes('ENOTCACHED'))}`;
     console.warn(`\n⚠ SKIPPED: the packed-package tests: ${notInstallable}\n`);
     return;
   }
   expect(installed.code, installed.stderr).toBe(0);
+  copyNativeModule(dir, repoRoot);
+  const esm = join(dir, 'esm');
+  mkdirSync(esm);
+  expect((await run(npm, ['init', '-y'], esm)).code).toBe(0);
+  expect((await run(npm, ['pkg', 'set', 'type=module'], esm)).code).toBe(0);
+  for (const project of [dir, esm]) {
+    for (const file of PLUG_IN_FILES) cpSync(join(repoRoot, 'examples', file), join(project, file));
+    writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(CONSUMER_TSCONFIG, null, 2)}\n`);
+  }
   writeFileSync(join(dir, 'a.txt'), articleText);
   writeFileSync(join(dir, 'a-edited.txt'), editedText);
   writeFileSync(join(dir, 'other.txt'), otherText);
@@ -76,7 +99,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'use-library.cjs'), LIBRARY_CJS);
 }, 900_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await demo?.site.close();
   if (dir !== '') rmSync(dir, { recursive: true, force: true });
 });
 
@@ -150,5 +174,46 @@ describe('the package installed in a clean project, offline', () => {
     if (major === 20 && minor < 19) ctx.skip(`Node ${process.versions.node} cannot require() an ES module (20.19+ can)`);
     const result = await run(process.execPath, ['use-library.cjs', 'other.txt'], dir);
     expect(result).toMatchObject({ code: 0, stdout: `${sourceFingerprint(otherText)}\n` });
+  });
+});
+
+describe('the plug-in example in a TypeScript project using the installed package', () => {
+  const projects = [
+    { name: 'CommonJS (npm init -y)', folder: '.', type: 'commonjs' },
+    { name: 'ES module ("type": "module")', folder: 'esm', type: 'module' },
+  ] as const;
+
+  it.for(projects)('$name: the project is what npm made', async ({ folder, type }, ctx) => {
+    if (notInstallable !== null) ctx.skip(notInstallable);
+    const manifest = JSON.parse(readFileSync(join(dir, folder, 'package.json'), 'utf8')) as { type?: string };
+    expect(manifest.type).toBe(type);
+  });
+
+  it.for(projects)('$name: tsc type-checks it without skipLibCheck', { timeout: 300_000 }, async ({ folder }, ctx) => {
+    if (notInstallable !== null) ctx.skip(notInstallable);
+    const tsc = await run(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], join(dir, folder));
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
+  });
+
+  it.for(projects)('$name: tsx runs it on the demo site, rejecting every copy and storing every original', { timeout: 300_000 }, async ({ folder }, ctx) => {
+    if (notInstallable !== null) ctx.skip(notInstallable);
+    demo ??= await startDemoSite();
+    const { manifest } = demo;
+    const project = join(dir, folder);
+    const result = await run(join(dir, 'node_modules', '.bin', 'tsx'), [
+      'cheerio-crawler.ts', manifest.mainHome, manifest.mirrorHome, '--data', 'plug-in-data', '--concurrency', '1',
+    ], project, { ...process.env, NEARDUP_CONFIG: '' });
+    expect(result.code, result.stderr).toBe(0);
+    const verdicts = new Map(result.stdout.split('\n').map((line) => line.split(/\s+/)).map(([kind, url, , match]) => [url, { kind, match }]));
+    for (const url of [...manifest.originals, ...manifest.mirrorOriginals]) expect(verdicts.get(url)?.kind, url).toBe('stored');
+    for (const copies of [manifest.byteCopies, manifest.retemplated, manifest.edited]) {
+      for (const [copy, original] of copies) {
+        expect(['exact', 'near'], copy).toContain(verdicts.get(copy)?.kind);
+        expect(verdicts.get(copy)?.match, copy).toBe(original);
+      }
+    }
+    expect(result.stdout).toMatch(/^summary \{.*"stored":\d+/m);
+    expect(readFileSync(join(project, 'plug-in-data', corpusFileName), 'utf8')).toContain(manifest.originals[0]!);
   });
 });

@@ -132,7 +132,7 @@ export class PgFingerprintIndex implements IndexBackend {
     }
   }
 
-  /** The connection, for tables kept beside the index (pg-cascade-tables.ts). */
+  /** The connection, for tables kept beside the index (pg-cascade-tables.ts). @internal */
   get session(): PgSession {
     return this.#session;
   }

@@ -53,7 +53,7 @@ export class PgSession {
     return new IndexError(describePgFailure(error, this.target), { cause: error });
   }
 
-  /** Runs `body` on the connection, again from its start after a transient failure (see the module comment). */
+  /** Runs `body` on the connection, again from its start after a transient failure (see the module comment). @internal */
   async run<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
     if (this.#closed) throw new IndexError(`Index ${this.target.label} is closed`);
     let outageSince = 0;
@@ -80,7 +80,7 @@ export class PgSession {
     }
   }
 
-  /** run() of a READ COMMITTED transaction: committed when `body` resolves, rolled back when it throws. */
+  /** run() of a READ COMMITTED transaction: committed when `body` resolves, rolled back when it throws. @internal */
   async transaction<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
     return this.run(async (client) => {
       await client.query('BEGIN');
