@@ -139,3 +139,14 @@ describe('francMinMargin and the recheck of close calls', () => {
 function languageSampleOf(table: ReturnType<typeof tokenTable>, maxChars: number): string {
   return spreadTokenSample(table, maxChars).join(' ').slice(0, maxChars);
 }
+
+describe('detectDocumentLanguage: Malay analysed as Indonesian', () => {
+  it('never answers zlm (franc-min tells it from Indonesian by a hair), and Indonesian pages stay Indonesian', () => {
+    const malayish = devTexts.filter((t) => ['zlm', 'ind'].includes(detectLanguage(normalizeText(t))));
+    expect(malayish.length).toBeGreaterThanOrEqual(2);
+    for (const text of malayish) {
+      const table = tokenTable(normalizeText(text));
+      for (const maxChars of [128, 256, 512, 2048]) expect(detectDocumentLanguage(table, { maxChars })).toBe('ind');
+    }
+  });
+});
