@@ -14,7 +14,7 @@ describe('config', () => {
   });
 
   it('ships the second stage on, with its measured defaults, and NEARDUP_VERIFY_* override them', () => {
-    expect(defaultConfig().verify).toEqual({ enabled: true, maxDistance: 20, sketchSize: 64, candidateKeys: 8, minSharedKeys: 2, jaccard: 0.65, containment: 0.95, minContainmentSamples: 16 });
+    expect(defaultConfig().verify).toEqual({ enabled: true, maxDistance: 24, sketchSize: 64, candidateKeys: 8, minSharedKeys: 2, jaccard: 0.55, containment: 0.95, minContainmentSamples: 32 });
     const c = loadConfig({ env: { NEARDUP_VERIFY_ENABLED: 'false', NEARDUP_VERIFY_JACCARD: '0.7' } });
     expect(c.verify.enabled).toBe(false);
     expect(c.verify.jaccard).toBe(0.7);

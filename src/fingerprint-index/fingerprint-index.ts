@@ -320,9 +320,9 @@ export class FingerprintIndex {
     this.#dirty = true;
     this.#urls!.add(key, id);
     this.#pending[kind]++;
-    // Stored documents and near/similar members of a cluster are filed for the second stage (a
-    // variant of a variant is a copy of the base); exact copies share their stored document's sketch.
-    if (sketch !== null && (found === null || !found.exact)) this.#second?.add(id, hi, lo, sketch);
+    // Stored documents and the members of their clusters are filed for the second stage (a variant of
+    // a variant is a copy of the base).
+    if (sketch !== null) this.#second?.add(id, hi, lo, sketch);
     if (similar !== null) {
       const { distance, similarity, containment } = similar;
       return { kind: 'similar', id, matchId: similar.id, matchUrl: similar.url, distance, similarity, containment };

@@ -7,7 +7,7 @@
  *             url-key.ts). Rejected rows carry distance and match_id (the stored document matched),
  *             `similar` ones also similarity (Jaccard) and containment. text_key (the text hash's first
  *             64 bits) is indexed for stored rows: exact duplicates are looked up on it alone. sketch
- *             (stored rows and near/similar members of their clusters, second stage on) is the
+ *             (stored rows and the members of their clusters, second stage on) is the
  *             feature-set sketch, 4 bytes a value.
  *             Schema 2 added text_key, sketch, similarity, containment and kind 'similar' (additive;
  *             a schema-1 file is brought up to date when opened for writing).

@@ -141,7 +141,7 @@ export function prepareStatements(db: Database.Database, layout: BlockLayout): I
       `SELECT (d.fingerprint >> 32) & 4294967295, d.fingerprint & 4294967295, coalesce(m.url, d.url), d.sketch, coalesce(d.match_id, d.id)
        FROM documents d LEFT JOIN documents m ON m.id = d.match_id WHERE d.id = ?`,
     ).raw(),
-    // Rows with a sketch (stored documents and the near/similar members of their clusters), packed as hex, one string per id range: id, hi, lo (8 hex digits each),
+    // Rows with a sketch (stored documents and the members of their clusters), packed as hex, one string per id range: id, hi, lo (8 hex digits each),
     // the number n of sketch values that follow (2 digits, at most the first parameter) and the first n
     // values as stored (uint32 little-endian). The key table needs no more than its keys.
     sketchChunk: p(
@@ -273,10 +273,10 @@ export function insertArguments(
     optionalString(doc, 'lastModified'),
     optionalInt(doc, 'depth'),
     textKeyOf(doc.textHash),
-    // Stored documents and the near and similar members of their clusters are compared with later
-    // ones (a variant of a variant is a copy of the base, issue 25); an exact copy's sketch is its
-    // stored document's, so it keeps none.
-    kind !== 'exact' && doc.sketch !== undefined && doc.sketch !== null ? sketchToBytes(doc.sketch) : null,
+    // Stored documents and every member of their clusters are compared with later ones (a variant of
+    // a variant is a copy of the base, issue 25). An exact copy too: its tokens are its stored
+    // document's, not always its paragraphs, and PostgreSQL cannot tell exact from near before the insert.
+    doc.sketch !== undefined && doc.sketch !== null ? sketchToBytes(doc.sketch) : null,
     found?.similarity ?? null,
     found?.containment ?? null,
   );

@@ -5,12 +5,12 @@
  * Jaccard or containment over the thresholds). The best confirmed one (highest Jaccard, then the
  * lowest id) is the match.
  *
- * The cluster, not only its stored document (issue 25, SQLite): documents rejected as near or similar
- * keep their sketch and are filed too; one of them confirmed makes the new document a member of the
+ * The cluster, not only its stored document (issue 25): rejected documents keep their sketch and are
+ * filed too; one of them confirmed makes the new document a member of the
  * same cluster (the match is the cluster's stored document; distance and similarity are to the
  * member). A variant of a variant is a copy of the base even when it has drifted past the thresholds
  * from the base itself. A member confirms on Jaccard only, never on containment (which does not chain).
- * (The PostgreSQL index still compares with stored documents only.)
+ * PostgreSQL does the same (pg-second-stage.ts).
  *
  * Runs inside the index's write transaction like the k rule, so "two documents the second stage
  * would match are never both stored" holds across threads and processes as it does for `near`: the
@@ -39,6 +39,21 @@ export interface SimilarMatch {
   readonly distance: number;
   readonly similarity: number;
   readonly containment: number;
+  /** The row that confirmed it: the stored document, or a member of its cluster. */
+  readonly via: number;
+}
+
+/**
+ * Whether `a` is the better of two confirmed matches: the highest Jaccard, then the lowest stored id,
+ * then the nearest row, then the lowest row id — an order that does not depend on the order in which
+ * candidates are listed, so that both backends report the same row.
+ */
+export function betterMatch(a: SimilarMatch, b: SimilarMatch | null): boolean {
+  if (b === null) return true;
+  if (a.similarity !== b.similarity) return a.similarity > b.similarity;
+  if (a.id !== b.id) return a.id < b.id;
+  if (a.distance !== b.distance) return a.distance < b.distance;
+  return a.via < b.via;
 }
 
 /** Checks IndexOptions.verify (null or absent: the stage is off). */
@@ -135,9 +150,8 @@ export class SecondStage {
       // two): on issue 25's corpus containment through members removed 19 distinct documents.
       const root = Number(row[4]);
       if (root !== id && outcome.basis !== 'jaccard') continue;
-      if (best === null || outcome.jaccard > best.similarity || (outcome.jaccard === best.similarity && root < best.id)) {
-        best = { id: root, url: row[2], distance, similarity: outcome.jaccard, containment: outcome.containment };
-      }
+      const match = { id: root, url: row[2], distance, similarity: outcome.jaccard, containment: outcome.containment, via: id };
+      if (betterMatch(match, best)) best = match;
     }
     return best;
   }

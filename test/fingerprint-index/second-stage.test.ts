@@ -26,8 +26,8 @@ const doc = (url: string, fingerprint = BASE, textHash = `hash:${url}`, sketch: 
 describe('exact duplicates by text hash, second stage', () => {
   let temp: ReturnType<typeof tempDir>;
   let opened: FingerprintIndex[] = [];
-  const open = (name: string, on = true) => {
-    const index = FingerprintIndex.open(join(temp.dir, name), { params: K3, verify: on ? verify : null });
+  const open = (name: string, on = true, thresholds: Partial<typeof verify> = {}) => {
+    const index = FingerprintIndex.open(join(temp.dir, name), { params: K3, verify: on ? { ...verify, ...thresholds } : null });
     opened.push(index);
     return index;
   };
@@ -109,7 +109,8 @@ describe('exact duplicates by text hash, second stage', () => {
   });
 
   it('a member counts on Jaccard only: a page holding a member contained in the stored one does not join', () => {
-    const index = open('chain.db');
+    // Thresholds where a third of a page is contained in it on enough values (16) and unlike it (J 0.65).
+    const index = open('chain.db', true, { jaccard: 0.65, minContainmentSamples: 16 });
     index.checkAndInsert(doc('u:long', BASE, 'h0', sketchOf(0, 3000)));
     // A third of the stored page: similar by containment, a member of its cluster.
     expect(index.checkAndInsert(doc('u:part', FAR, 'h1', sketchOf(0, 1000)))).toMatchObject({ kind: 'similar', matchId: 1 });

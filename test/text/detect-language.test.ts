@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { franc } from 'franc-min';
 import { describe, expect, it } from 'vitest';
-import { detectDocumentLanguage, detectLanguage, francMin, spreadTokenSample } from '../../src/text/detect-language.js';
+import { detectDocumentLanguage, detectLanguage, francMin, francMinMargin, spreadTokenSample } from '../../src/text/detect-language.js';
 import { tokenTable } from '../../src/text/token-table.js';
 import { normalizeText } from '../../src/text/normalize-text.js';
 import { loadDevTruth } from '../helpers/dev-texts.js';
@@ -109,5 +109,44 @@ describe('detectDocumentLanguage (issue 25): a sample spread over the whole text
         "wework",
       ]
     `);
+  });
+});
+
+describe('francMinMargin and the recheck of close calls', () => {
+  it('gives francMin\'s answer with a margin in [0, 1]', () => {
+    for (const text of devTexts.slice(0, 20)) {
+      const sample = normalizeText(text).slice(0, 400);
+      const { language, margin } = francMinMargin(sample);
+      expect(language).toBe(francMin(sample));
+      expect(margin).toBeGreaterThanOrEqual(0);
+      expect(margin).toBeLessThanOrEqual(1);
+    }
+    expect(francMinMargin('short')).toEqual({ language: 'und', margin: 1 });
+  });
+
+  it('decides a close call on a sample four times larger', () => {
+    // A document of two languages in equal parts: a close call for a small sample.
+    const english = devTexts.find((t) => detectLanguage(normalizeText(t)) === 'eng')!;
+    const other = devTexts.find((t) => !['eng', 'und'].includes(detectLanguage(normalizeText(t))) && t.length > 2000)!;
+    const table = tokenTable(normalizeText(`${english}\n\n${other}`));
+    const small = languageSampleOf(table, 128);
+    const large = languageSampleOf(table, 512);
+    expect(detectDocumentLanguage(table, { maxChars: 128, recheckBelow: 0 })).toBe(francMin(small));
+    expect(detectDocumentLanguage(table, { maxChars: 128, recheckBelow: 1.01 })).toBe(francMin(large)); // every call rechecked
+  });
+});
+
+function languageSampleOf(table: ReturnType<typeof tokenTable>, maxChars: number): string {
+  return spreadTokenSample(table, maxChars).join(' ').slice(0, maxChars);
+}
+
+describe('detectDocumentLanguage: Malay analysed as Indonesian', () => {
+  it('never answers zlm (franc-min tells it from Indonesian by a hair), and Indonesian pages stay Indonesian', () => {
+    const malayish = devTexts.filter((t) => ['zlm', 'ind'].includes(detectLanguage(normalizeText(t))));
+    expect(malayish.length).toBeGreaterThanOrEqual(2);
+    for (const text of malayish) {
+      const table = tokenTable(normalizeText(text));
+      for (const maxChars of [128, 256, 512, 2048]) expect(detectDocumentLanguage(table, { maxChars })).toBe('ind');
+    }
   });
 });

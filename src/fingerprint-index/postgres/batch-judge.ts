@@ -18,7 +18,7 @@
  */
 import { popcount32 } from '../../fingerprint/fingerprint-codec.js';
 import type { Decision, IndexCandidate } from '../../types.js';
-import type { SimilarMatch } from '../second-stage.js';
+import { betterMatch, type SimilarMatch } from '../second-stage.js';
 import type { SketchKeyTable } from '../sketch-key-table.js';
 import type { MemoryFingerprints, NearMatch } from './memory-fingerprints.js';
 import type { PgSecondStage, SketchRow } from './pg-second-stage.js';
@@ -97,16 +97,22 @@ export class BatchJudge {
       const row = this.#judge(doc, ids[nextId++]!, memory);
       this.rows.push(row);
       this.#decisions.push(row);
-      if (row.kind === 'stored') this.#addStored(row);
+      if (row.kind === 'stored') this.stored.push(row);
+      this.#addSketch(row);
     }
   }
 
-  #addStored(row: PlannedRow): void {
-    this.stored.push(row);
+  /** Files a stored row, or a member of a cluster (as its stored document's), for later documents of the batch. */
+  #addSketch(row: PlannedRow): void {
     const sketch = row.doc.sketch;
     if (this.#second === null || sketch === undefined || sketch === null) return;
+    // A member stands for its cluster's stored document. That document's URL is not known here when
+    // it is a database row matched by the k rule (the insert reads it back): '' then, and a later
+    // `similar` match through the member asks the insert for it too (matchUrl null).
+    const root = row.kind === 'stored' ? row.id : row.matchId!;
+    const url = row.kind === 'stored' ? row.doc.url : row.matchUrl ?? '';
     this.#batchKeys!.add(row.id, this.#second.stage.keysOf(sketch));
-    this.#batchSketches.set(row.id, { hi: row.hi, lo: row.lo, url: row.doc.url, sketch });
+    this.#batchSketches.set(row.id, { hi: row.hi, lo: row.lo, url, sketch, root });
   }
 
   /** The second stage's match for a document the k rule did not match, or null. */
@@ -121,8 +127,8 @@ export class BatchJudge {
     const a = stage.best(hi, lo, sketch, inDatabase, rows);
     const b = stage.best(hi, lo, sketch, inBatch, this.#batchSketches);
     if (a === null || b === null) return a ?? b;
-    // As one pass over both would choose: highest Jaccard, then the lowest id (database ids are lower).
-    return b.similarity > a.similarity ? b : a;
+    // As one pass over both would choose (betterMatch: a batch member's stored document may be a database row).
+    return betterMatch(b, a) ? b : a;
   }
 
   #judge(doc: IndexCandidate, id: number, memory: MemoryFingerprints): PlannedRow {
@@ -147,7 +153,10 @@ export class BatchJudge {
     if (best === null) {
       const similar = this.#similar(doc, hi, lo);
       if (similar === null) return row;
-      Object.assign(row, { kind: 'similar', distance: similar.distance, matchId: similar.id, matchUrl: similar.url, similarity: similar.similarity, containment: similar.containment });
+      Object.assign(row, {
+        kind: 'similar', distance: similar.distance, matchId: similar.id, matchUrl: similar.url === '' ? null : similar.url,
+        similarity: similar.similarity, containment: similar.containment,
+      });
       return row;
     }
     row.distance = best.distance;
@@ -175,7 +184,9 @@ export class BatchJudge {
       if (!('doc' in d)) return d;
       if (d.kind === 'stored') return { kind: 'stored', id: d.id };
       if (d.kind === 'similar') {
-        return { kind: 'similar', id: d.id, matchId: d.matchId!, matchUrl: d.matchUrl!, distance: d.distance!, similarity: d.similarity!, containment: d.containment! };
+        const matchUrl = d.matchUrl ?? inserted.get(d.id)?.matchUrl;
+        if (matchUrl === undefined) throw new Error(`the insert did not return row ${d.id}`);
+        return { kind: 'similar', id: d.id, matchId: d.matchId!, matchUrl, distance: d.distance!, similarity: d.similarity!, containment: d.containment! };
       }
       const back = d.matchUrl === null ? inserted.get(d.id) : undefined;
       if (d.matchUrl === null && back === undefined) throw new Error(`the insert did not return row ${d.id}`);

@@ -99,7 +99,8 @@ export function commitSql(layout: BlockLayout, rows: readonly PlannedRow[], skip
        SELECT NULL, ins.id::float8, ins.kind, u.url FROM ins JOIN neardup_documents u ON u.id = ins.match_id WHERE ins.id = ANY(${intArray(asked)})`,
     );
   }
-  const sketches = rows.filter((row) => row.kind === 'stored' && row.doc.sketch !== undefined && row.doc.sketch !== null);
+  // Stored rows and the members of clusters keep their sketch (see pg-second-stage.ts).
+  const sketches = rows.filter((row) => row.doc.sketch !== undefined && row.doc.sketch !== null);
   if (sketches.length > 0) {
     const values = sketches.map((row) => `(${row.id}, decode('${Buffer.from(sketchToBytes(row.doc.sketch!)).toString('hex')}', 'hex'))`);
     statements.push(`INSERT INTO neardup_sketches (id, sketch) VALUES ${values.join(', ')}`);

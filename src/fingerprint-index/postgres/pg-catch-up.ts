@@ -14,15 +14,16 @@
  * the horizon back, and with several writers one always is open; so a catch-up leaves out the
  * transactions whose rows are already in the table (`seen`: the xids in `recent`): a transaction's rows
  * become visible all at once at its commit, so a transaction the table has one stored row of, it has
- * every stored row of (read in one snapshot, or this process's own commit). Only stored rows are read:
- * the table holds nothing else.
+ * every row of (read in one snapshot, or this process's own commit). Only stored rows are read when
+ * the second stage is off: the block table holds nothing else; with it on, rejected rows are read too,
+ * flagged, for their sketch keys (members of clusters, issue 25), and never enter the block table.
  */
 
 /**
- * The statement: one row of (the new stored rows packed as bytes, the snapshot's xmin), both read in the
- * same snapshot. Each packed row is id, fingerprint and xid (8 bytes each, big-endian), then the length
- * of its sketch keys (int32, -1: none) and the keys: with `keyBytes` > 0 (second stage on) a stored row
- * brings its sketch's first `keyBytes` bytes. One value instead of a row per document: a few hundred rows
+ * The statement: one row of (the new rows packed as bytes, the snapshot's xmin), both read in the
+ * same snapshot. Each packed row is id, fingerprint and xid (8 bytes each, big-endian), one byte (1:
+ * stored, 0: rejected), then the length of its sketch keys (int32, -1: none) and the keys: with
+ * `keyBytes` > 0 (second stage on) a row brings its sketch's first `keyBytes` bytes. One value instead of a row per document: a few hundred rows
  * come back per catch-up with several writers, and formatting and parsing them one by one cost both sides
  * more than the rest of the statement.
  */
@@ -32,14 +33,17 @@ export function catchUpSql(horizon: number, keyBytes = 0, seen: readonly number[
   for (const xid of seen) if (!Number.isSafeInteger(xid) || xid < 0) throw new Error(`not a transaction id: ${xid}`);
   const keys = keyBytes === 0 ? 'NULL::bytea' : `(SELECT substring(s.sketch from 1 for ${keyBytes}) FROM neardup_sketches s WHERE s.id = d.id)`;
   const unseen = seen.length === 0 ? '' : ` AND xid <> ALL('{${seen.join(',')}}'::xid8[])`;
-  return `SELECT string_agg(int8send(id) || int8send(fingerprint) || int8send(xid::text::bigint) || int4send(coalesce(length(k), -1)) || coalesce(k, ''::bytea), ''::bytea),
+  // With the second stage, rejected rows come too (their keys: members of clusters), flagged.
+  const kinds = keyBytes === 0 ? " AND kind = 'stored'" : '';
+  return `SELECT string_agg(int8send(id) || int8send(fingerprint) || int8send(xid::text::bigint) || set_byte('\\x00'::bytea, 0, stored::int)
+    || int4send(coalesce(length(k), -1)) || coalesce(k, ''::bytea), ''::bytea),
   pg_snapshot_xmin(pg_current_snapshot())::text
-FROM (SELECT id, fingerprint, xid, ${keys} AS k FROM neardup_documents d WHERE xid >= '${horizon}'::xid8 AND kind = 'stored'${unseen}) AS r`;
+FROM (SELECT id, fingerprint, xid, kind = 'stored' AS stored, ${keys} AS k FROM neardup_documents d WHERE xid >= '${horizon}'::xid8${kinds}${unseen}) AS r`;
 }
 
 /** The xmin of the current statement's snapshot, and the rows a load with that snapshot saw near it. */
 export const XMIN_SQL = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text`;
-export const RECENT_STORED_SQL = `SELECT id::float8, xid::text FROM neardup_documents WHERE xid >= $1::xid8 AND kind = 'stored'`;
+export const RECENT_STORED_SQL = `SELECT id::float8, xid::text FROM neardup_documents WHERE xid >= $1::xid8`;
 
 /** The catch-up statement's one row: packed rows (null: none), xmin. */
 export type CatchUpRow = [rows: Buffer | null, xmin: string];
@@ -47,7 +51,7 @@ export type CatchUpRow = [rows: Buffer | null, xmin: string];
 /** The horizon and the recently added rows above it (see the module comment). */
 export class CatchUpWindow {
   #horizon: number;
-  /** id → xid of stored rows added with xid ≥ horizon. */
+  /** id → xid of rows added with xid ≥ horizon. */
   readonly #recent = new Map<number, number>();
 
   constructor(horizon: number) {
@@ -73,22 +77,23 @@ export class CatchUpWindow {
     return this.#recent.has(id);
   }
 
-  /** Applies a catch-up's result: calls `add` for each stored row not added yet, then moves the horizon. */
-  apply(result: CatchUpRow, add: (id: number, hi: number, lo: number, keys: Uint8Array | null) => void): void {
+  /** Applies a catch-up's result: calls `add` for each row not added yet (`stored`: not a rejected one), then moves the horizon. */
+  apply(result: CatchUpRow, add: (id: number, hi: number, lo: number, keys: Uint8Array | null, stored: boolean) => void): void {
     const [packed, xminText] = result;
     if (packed !== null) {
       const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
       for (let at = 0; at < packed.length;) {
-        if (packed.length - at < 28 || view.getUint32(at) !== 0) throw new Error('catch-up rows are not (id < 2^32, fingerprint, xid, keys)');
+        if (packed.length - at < 29 || view.getUint32(at) !== 0) throw new Error('catch-up rows are not (id < 2^32, fingerprint, xid, stored, keys)');
         const id = view.getUint32(at + 4);
         const xid = view.getUint32(at + 16) * 2 ** 32 + view.getUint32(at + 20);
-        const length = view.getInt32(at + 24);
-        const keys = length < 0 ? null : packed.subarray(at + 28, at + 28 + length);
+        const stored = packed[at + 24] === 1;
+        const length = view.getInt32(at + 25);
+        const keys = length < 0 ? null : packed.subarray(at + 29, at + 29 + length);
         if (!this.#recent.has(id)) {
-          add(id, view.getUint32(at + 8), view.getUint32(at + 12), keys);
+          add(id, view.getUint32(at + 8), view.getUint32(at + 12), keys, stored);
           this.#recent.set(id, xid);
         }
-        at += 28 + Math.max(0, length);
+        at += 29 + Math.max(0, length);
       }
     }
     const xmin = Math.max(this.#horizon, Number(xminText));

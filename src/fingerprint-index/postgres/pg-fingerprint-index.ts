@@ -365,8 +365,8 @@ export class PgFingerprintIndex implements IndexBackend {
   #applyCatchUp(result: CatchUpRow): void {
     const memory = this.#memory!;
     const second = this.#second;
-    this.#window!.apply(result, (id, hi, lo, keys) => {
-      memory.add(id, hi, lo);
+    this.#window!.apply(result, (id, hi, lo, keys, stored) => {
+      if (stored) memory.add(id, hi, lo); // rejected rows come for the second stage's keys only
       if (second !== null && keys !== null) second.add(id, keys);
     });
   }
@@ -424,6 +424,12 @@ export class PgFingerprintIndex implements IndexBackend {
     // Committed: only now do this process's own stored rows join its table.
     for (const row of judge.stored) {
       memory.add(row.id, row.hi, row.lo);
+      if (second !== null && row.doc.sketch !== undefined && row.doc.sketch !== null) second.add(row.id, second.keysOf(row.doc.sketch));
+      this.#window!.added(row.id, xid);
+    }
+    // The members of clusters, with their sketches' keys (pg-batch-sql.ts wrote them).
+    for (const row of judge.rows) {
+      if (row.kind === 'stored') continue;
       if (second !== null && row.doc.sketch !== undefined && row.doc.sketch !== null) second.add(row.id, second.keysOf(row.doc.sketch));
       this.#window!.added(row.id, xid);
     }

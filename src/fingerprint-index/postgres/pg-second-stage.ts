@@ -4,7 +4,9 @@
  * smallest sketch values are confirmed by verifySimilar (distance ≤ K, Jaccard or containment); the
  * best confirmed one (highest Jaccard, then the lowest id) is the match, kind `similar`.
  *
- * Where things live. Sketches are rows of neardup_sketches (stored documents only). Each process keeps
+ * Where things live. Sketches are rows of neardup_sketches: stored documents, and the members of
+ * their clusters (a variant of a variant is a copy of the base, issue 25; a member counts
+ * on Jaccard only and stands for its stored document, as on SQLite). Each process keeps
  * a SketchKeyTable (the same one SQLite uses) of the stored documents' keys, loaded on open from the
  * keys alone (the first 4 · candidateKeys bytes of each sketch) and caught up with other writers' rows
  * like the block table. The whole sketches of the candidates are read inside the check-and-insert
@@ -24,15 +26,20 @@ import { popcount32 } from '../../fingerprint/fingerprint-codec.js';
 import { sketchFromBytes } from '../../fingerprint/shingle-sketch.js';
 import { verifySimilar } from '../../fingerprint/verify-similar.js';
 import { IdList } from '../id-list.js';
-import type { SecondStageOptions, SimilarMatch } from '../second-stage.js';
+import { betterMatch, type SecondStageOptions, type SimilarMatch } from '../second-stage.js';
 import { SketchKeyTable } from '../sketch-key-table.js';
 
-/** A stored document's sketch and what a `similar` decision reports of it. */
+/**
+ * A row's sketch and what a `similar` decision reports of it: a stored document, or a near/similar
+ * member of a cluster (then `root` and `url` are the cluster's stored document's).
+ */
 export interface SketchRow {
   readonly hi: number;
   readonly lo: number;
   readonly url: string;
   readonly sketch: Uint32Array;
+  /** The stored document whose cluster the row is (its own id when stored). */
+  readonly root: number;
 }
 
 export class PgSecondStage {
@@ -91,9 +98,10 @@ export class PgSecondStage {
       const distance = popcount32((row.hi ^ hi) >>> 0) + popcount32((row.lo ^ lo) >>> 0);
       const outcome = verifySimilar(distance, sketch, row.sketch, this.options);
       if (!outcome.similar) continue;
-      if (best === null || outcome.jaccard > best.similarity || (outcome.jaccard === best.similarity && id < best.id)) {
-        best = { id, url: row.url, distance, similarity: outcome.jaccard, containment: outcome.containment };
-      }
+      // A member counts on Jaccard only and stands for its stored document (as second-stage.ts).
+      if (row.root !== id && outcome.basis !== 'jaccard') continue;
+      const match = { id: row.root, url: row.url, distance, similarity: outcome.jaccard, containment: outcome.containment, via: id };
+      if (betterMatch(match, best)) best = match;
     }
     return best;
   }
@@ -113,8 +121,8 @@ export class PgSecondStage {
 }
 
 /** A sketch row as read back from PostgreSQL (bytea → Buffer). */
-export function sketchRowFrom(hi: number, lo: number, url: string, bytes: Uint8Array): SketchRow {
-  return { hi: hi >>> 0, lo: lo >>> 0, url, sketch: sketchFromBytes(bytes) };
+export function sketchRowFrom(hi: number, lo: number, url: string, bytes: Uint8Array, root: number): SketchRow {
+  return { hi: hi >>> 0, lo: lo >>> 0, url, sketch: sketchFromBytes(bytes), root };
 }
 
 /**
@@ -127,10 +135,12 @@ export async function readSketchRows(client: pg.Client, ids: Iterable<number>): 
   if (list.length === 0) return out;
   for (const id of list) if (!Number.isSafeInteger(id)) throw new Error(`not an id: ${id}`);
   const { rows } = await client.query({
-    text: `SELECT d.id::float8, ((d.fingerprint >> 32) & 4294967295)::float8, (d.fingerprint & 4294967295)::float8, d.url, s.sketch
-             FROM neardup_sketches s JOIN neardup_documents d ON d.id = s.id WHERE s.id = ANY('{${list.join(',')}}'::bigint[])`,
+    text: `SELECT d.id::float8, ((d.fingerprint >> 32) & 4294967295)::float8, (d.fingerprint & 4294967295)::float8, coalesce(m.url, d.url), s.sketch,
+                  coalesce(d.match_id, d.id)::float8
+             FROM neardup_sketches s JOIN neardup_documents d ON d.id = s.id LEFT JOIN neardup_documents m ON m.id = d.match_id
+            WHERE s.id = ANY('{${list.join(',')}}'::bigint[])`,
     rowMode: 'array',
   });
-  for (const [id, hi, lo, url, bytes] of rows as [number, number, number, string, Buffer][]) out.set(id, sketchRowFrom(hi, lo, url, bytes));
+  for (const [id, hi, lo, url, bytes, root] of rows as [number, number, number, string, Buffer, number][]) out.set(id, sketchRowFrom(hi, lo, url, bytes, root));
   return out;
 }

@@ -97,6 +97,34 @@ describeWithPostgres('PostgreSQL index: the second stage', (server) => {
     expect(next.got.filter((d) => d.kind === 'similar').length).toBeGreaterThan(0);
   }, 120_000);
 
+  it('matches the cluster as SQLite does: a variant of a variant is a copy of the base, in one batch or across processes (issue 25)', async () => {
+    const base = randomFingerprint(prng(5));
+    const v = flipBits(base, [0, 5, 9, 14, 20, 27, 33, 40, 47, 52, 58, 63]);
+    const w = flipBits(v, [1, 2, 3, 4]);
+    const x = flipBits(w, [40, 41, 42, 43]);
+    const chain = (prefix: string): IndexCandidate[] => [
+      { url: `${prefix}:base`, fingerprint: base, textHash: `${prefix}0`, sketch: sketchOf(0, 2000) },
+      { url: `${prefix}:v`, fingerprint: v, textHash: `${prefix}1`, sketch: sketchOf(250, 2250) },
+      { url: `${prefix}:w`, fingerprint: w, textHash: `${prefix}2`, sketch: sketchOf(500, 2500) },
+    ];
+    for (const oneBatch of [true, false]) {
+      const { index, url } = await openPg(VERIFY);
+      const sqlite = FingerprintIndex.open(':memory:', { params: K3, verify: VERIFY });
+      opened.push(sqlite);
+      const docs = chain(oneBatch ? 'b' : 's');
+      const got = oneBatch ? await index.checkAndInsertMany(docs) : [await index.checkAndInsert(docs[0]!), await index.checkAndInsert(docs[1]!), await index.checkAndInsert(docs[2]!)];
+      expect(got).toEqual(sqlite.checkAndInsertMany(docs));
+      const baseId = (got[0] as { id: number }).id;
+      expect(got[2]).toMatchObject({ kind: 'similar', matchId: baseId, matchUrl: docs[0]!.url });
+      // Another process: the members' keys loaded from the database.
+      const { index: again } = await openPg(VERIFY, url);
+      const next = { url: `${docs[0]!.url}:x`, fingerprint: x, textHash: 'x', sketch: sketchOf(750, 2750) };
+      const decision = await again.checkAndInsert(next);
+      expect(decision).toEqual(sqlite.checkAndInsert(next));
+      expect(decision).toMatchObject({ kind: 'similar', matchId: baseId });
+    }
+  }, 60_000);
+
   it('one call with more documents than a transaction may lock is split, and decided as SQLite decides it', async () => {
     const url = await server().createDatabase(freshDatabaseName());
     const index = await PgFingerprintIndex.open(url, { params: K3, batchSize: 10_000, verify: VERIFY });
