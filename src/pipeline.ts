@@ -30,6 +30,7 @@ import { primarySwapStore, type PrimarySwapStore, type SwapContender } from './f
 import { preferPrimary, type PrimaryContender } from './primary/prefer-primary.js';
 import { HostMirrorEvidence, type ConfirmedMirror } from './primary/host-mirror-evidence.js';
 import { urlHost } from './url/url-host.js';
+import { forgetSkips } from './fingerprint-index/forget-skips.js';
 
 /** What the crawl needs back for a committed page. */
 export interface CommitResult {
@@ -335,6 +336,26 @@ export class Pipeline {
     if (decision.repeated === true) this.counters.processed++;
     else this.countSkip(reason);
     return decision;
+  }
+
+  /**
+   * Forgets the skips of URLs recorded with one of `reasons` (a seed to be tried again: a URL is
+   * judged once); resolves with the URLs forgotten. `uncount`: the skips were counted by this
+   * pipeline (a retry within the run), so the counters drop them: a page counts once, by its last outcome.
+   */
+  async forgetSkips(urls: readonly string[], reasons: readonly SkipReason[], uncount = false): Promise<string[]> {
+    this.assertOpen();
+    const forgotten = await forgetSkips(this.index, urls, reasons);
+    if (uncount) {
+      for (const { reason } of forgotten) {
+        this.counters.processed--;
+        this.counters.skipped--;
+        const left = (this.counters.skippedBy[reason] ?? 1) - 1;
+        if (left > 0) this.counters.skippedBy[reason] = left;
+        else delete this.counters.skippedBy[reason];
+      }
+    }
+    return forgotten.map((f) => f.url);
   }
 
   /** Counts a failure that is not a page's fault (an unexpected error while handling it). */

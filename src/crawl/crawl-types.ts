@@ -110,4 +110,6 @@ export interface CrawlOptions {
    * @default true when the machine has more than one core
    */
   readonly dedupWorker?: boolean;
+  /** Back-off before each retry of a failed seed within the run (seed-retry.ts). @default [1000, 4000] */
+  readonly seedRetryDelaysMs?: readonly number[];
 }

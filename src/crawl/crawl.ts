@@ -18,7 +18,7 @@ import { LogLevel, log as crawleeLog } from '@crawlee/cheerio';
 import type { Configuration } from '@crawlee/cheerio';
 import type { CheerioCrawlingContext, Request } from '@crawlee/cheerio';
 import type { Config } from '../config.js';
-import { CrawlError, NeardupError } from '../errors.js';
+import { CrawlError, NeardupError, ValidationError, describeValue } from '../errors.js';
 import type { PageInput, SkipReason } from '../types.js';
 import { openDedupStage, type DedupStage } from './dedup-stage.js';
 import { inCrawlScope, seedScope } from './crawl-scope.js';
@@ -40,6 +40,9 @@ import { SeedOutcomes } from './seed-outcomes.js';
 import { PendingVerdicts, verdictLimit } from './pending-verdicts.js';
 import { HostRates } from './crawl-activity.js';
 import { MirrorMap } from './mirror-map.js';
+import { RETRY_ON_NEW_RUN, SeedRetry } from './seed-retry.js';
+import { randomUUID } from 'node:crypto';
+
 import { urlHost } from '../url/url-host.js';
 
 export { crawleeFolderName } from '../store/data-folder.js';
@@ -111,6 +114,17 @@ interface CrawlContext {
   readonly robotsSkipped: Set<string>;
   /** Mirrors mapped within a budget: which duplicates' links are sampled, which hosts are no longer crawled (mirror-map.ts). */
   readonly mirrors: MirrorMap;
+  /** Failed seeds tried again (seed-retry.ts). */
+  readonly seedRetry: SeedRetry;
+}
+
+/** A failed seed queued again under a new request key, its skip and its origin's unreachable robots.txt forgotten (seed-retry.ts). */
+async function retrySeed(ctx: CrawlContext, url: string): Promise<void> {
+  if (ctx.run.fatal !== null || ctx.run.stopReason !== 'finished') return;
+  ctx.robots.forgetUnreachable(url);
+  ctx.robotsSkipped.delete(url);
+  await ctx.dedup.forgetSkips([url], RETRY_ON_NEW_RUN, true);
+  ctx.linkBudget.addedOutside(await enqueue(ctx, [{ url, crawlDepth: 0, uniqueKey: ctx.seedRetry.retryKey(url) }]));
 }
 
 /** The skip of a URL robots.txt does not let us fetch, from what is known of its origin. */
@@ -293,7 +307,7 @@ function createCrawler(ctx: CrawlContext, queue: RequestQueue, crawleeConfig: Co
       ctx.mirrors.skipRequest(host!);
       return true;
     },
-    pendingWork: () => ctx.verdicts.size + (ctx.partitioned?.queue.waiting ?? 0),
+    pendingWork: () => ctx.verdicts.size + (ctx.partitioned?.queue.waiting ?? 0) + ctx.seedRetry.pending,
     // Not parsed here: the dedup stage parses and extracts each page (commit-fetched-pages.ts).
     parse: null,
     pacer,
@@ -306,19 +320,24 @@ function createCrawler(ctx: CrawlContext, queue: RequestQueue, crawleeConfig: Co
 async function runCrawler(ctx: CrawlContext, seeds: readonly string[], budget: number, signal: AbortSignal | undefined): Promise<void> {
   const crawler = ctx.run.crawler!;
   try {
+    // A seed an earlier run could not fetch is tried again, under a new request key (seed-retry.ts).
+    const retried = new Set(await ctx.dedup.forgetSkips(seeds, RETRY_ON_NEW_RUN));
     // Partitioned: every process may be given every seed; each goes to the shared frontier once.
-    const admitted = await linksToFollow(ctx, seeds, 0, (count) => count);
+    const admitted = (await linksToFollow(ctx, seeds, 0, (count) => count))
+      .map((entry) => (retried.has(entry.url) ? { ...entry, uniqueKey: ctx.seedRetry.retryKey(entry.url) } : entry));
     if (admitted.length > 0) ctx.linkBudget.addedOutside(await enqueue(ctx, admitted));
     if (budget > 0 && signal?.aborted !== true) {
       ctx.partitioned?.start((error) => stopOnStorageFailure(ctx.run, error));
       await crawler.run();
     }
+    ctx.seedRetry.stop();
     await crawler.settled();
     if (crawler.budgetReached && ctx.run.stopReason === 'finished') ctx.run.stopReason = 'max-pages';
     if (budget === 0 && ctx.run.stopReason === 'finished') ctx.run.stopReason = 'max-pages';
   } catch (error) {
     ctx.run.fatal ??= error;
   }
+  ctx.seedRetry.stop();
   // A stopped crawler does not wait for the verdicts of the pages it handled; the data folder is
   // closed only after them.
   await ctx.verdicts.settled();
@@ -333,6 +352,7 @@ async function runCrawler(ctx: CrawlContext, seeds: readonly string[], budget: n
  */
 export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   const dataDir = options.dataDir ?? './data';
+  checkUserAgent(options.config.crawl.userAgent);
   const { seeds, scope } = seedScope(options.seeds, options.config.crawl.scope);
   checkPartitionedCrawl(options);
   const existed = existsSync(dataDir);
@@ -346,6 +366,16 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   } finally {
     lock.release();
     if (failed && !existed) removeUnusedDataFolder(dataDir); // e.g. PostgreSQL unreachable: no --data left behind
+  }
+}
+
+/**
+ * A User-Agent is one header line: CR or LF (or another control character) would split or break the
+ * request (and every request of the crawl would fail), so it is refused before anything is touched.
+ */
+function checkUserAgent(userAgent: unknown): void {
+  if (typeof userAgent !== 'string' || userAgent.trim() === '' || /[\x00-\x08\x0a-\x1f\x7f]/.test(userAgent)) {
+    throw new ValidationError(`Expected \`crawl.userAgent\` (--user-agent) to be one line of text without control characters, got ${typeof userAgent === 'string' ? JSON.stringify(userAgent) : describeValue(userAgent)}`);
   }
 }
 
@@ -388,10 +418,12 @@ async function crawlHoldingLock(options: CrawlOptions, dataDir: string, seeds: r
     verdicts: new PendingVerdicts(verdictLimit(settings.concurrency), (error) => stopOnStorageFailure(run, error)),
     emit: (event) => {
       seedOutcomes.observe(event.url, event.decision, event.detail);
+      if (event.decision.kind === 'skipped') ctx.seedRetry.afterFailure(event.url, event.decision.reason, () => retrySeed(ctx, event.url));
       options.onPage?.(event);
     },
     robotsSkipped: new Set<string>(),
     mirrors: new MirrorMap({ followDuplicates: settings.followDuplicates }),
+    seedRetry: new SeedRetry(seeds, { runId: randomUUID().slice(0, 8), ...(options.seedRetryDelaysMs === undefined ? {} : { delaysMs: options.seedRetryDelaysMs }) }),
   };
   const crawler = createCrawler(ctx, queue, crawleeConfig, pacer, budget);
   run.crawler = crawler;

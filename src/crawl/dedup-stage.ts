@@ -32,6 +32,8 @@ export interface DedupStage {
   commitFetched(input: PageInput, html: string): Promise<FetchedPageResult>;
   /** Records a page that was not processed. */
   recordSkip(url: string, reason: SkipReason, detail: string): Promise<void>;
+  /** Forgets the skips of `urls` recorded with one of `reasons` (seed-retry.ts); resolves with the URLs forgotten. */
+  forgetSkips(urls: readonly string[], reasons: readonly SkipReason[], uncount?: boolean): Promise<string[]>;
   /** Closes the pipeline (corpus flushed, database closed) and the worker. */
   close(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export interface DedupStageOptions {
 export type DedupRequest =
   | { readonly id: number; readonly op: 'commit'; readonly input: PageInput; readonly html: string }
   | { readonly id: number; readonly op: 'skip'; readonly url: string; readonly reason: SkipReason; readonly detail: string }
+  | { readonly id: number; readonly op: 'forget'; readonly urls: readonly string[]; readonly reasons: readonly SkipReason[]; readonly uncount: boolean }
   | { readonly id: number; readonly op: 'close' };
 
 /**
@@ -60,7 +63,7 @@ export type DedupBatch = readonly DedupRequest[];
 
 /** The answer to one request. */
 export type DedupAnswer =
-  | { readonly id: number; readonly ok: true; readonly result: FetchedPageResult | null }
+  | { readonly id: number; readonly ok: true; readonly result: FetchedPageResult | readonly string[] | null }
   | { readonly id: number; readonly ok: false; readonly error: SerializedError };
 
 /** Messages from the worker. */
@@ -95,6 +98,10 @@ class LocalDedupStage implements DedupStage {
     await this.pipeline.recordSkip(url, reason, detail);
   }
 
+  forgetSkips(urls: readonly string[], reasons: readonly SkipReason[], uncount = false): Promise<string[]> {
+    return this.pipeline.forgetSkips(urls, reasons, uncount);
+  }
+
   async close(): Promise<void> {
     await this.pipeline.close();
   }
@@ -106,7 +113,7 @@ function workerUrl(): URL {
 }
 
 interface Pending {
-  readonly resolve: (result: FetchedPageResult | null) => void;
+  readonly resolve: (result: FetchedPageResult | readonly string[] | null) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -167,6 +174,10 @@ class WorkerDedupStage implements DedupStage {
     await this.call({ id: this.nextId++, op: 'skip', url, reason, detail });
   }
 
+  async forgetSkips(urls: readonly string[], reasons: readonly SkipReason[], uncount = false): Promise<string[]> {
+    return (await this.call({ id: this.nextId++, op: 'forget', urls, reasons, uncount })) as unknown as string[];
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       if (this.failure === null) {
@@ -182,7 +193,7 @@ class WorkerDedupStage implements DedupStage {
     return this.closing;
   }
 
-  private call(request: DedupRequest): Promise<FetchedPageResult | null> {
+  private call(request: DedupRequest): Promise<FetchedPageResult | readonly string[] | null> {
     if (this.failure !== null) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending.set(request.id, { resolve, reject });

@@ -56,6 +56,8 @@ async function drain(open: Pipeline, queue: DedupRequest[]): Promise<void> {
       if (first.op === 'skip') {
         await open.recordSkip(first.url, first.reason, first.detail);
         answer(open, [{ id: first.id, ok: true, result: null }]);
+      } else if (first.op === 'forget') {
+        answer(open, [{ id: first.id, ok: true, result: await open.forgetSkips(first.urls, first.reasons, first.uncount) }]);
       } else {
         await open.close();
         answer(open, [{ id: first.id, ok: true, result: null }]);

@@ -37,6 +37,8 @@ export const frontierJournalName = 'neardup-frontier.jsonl';
 export interface JournalEntry {
   readonly url: string;
   readonly crawlDepth: number;
+  /** The request key when not the URL's own (a seed tried again: seed-retry.ts). @default requestKey(url) */
+  readonly uniqueKey?: string;
 }
 
 /** A pending request rebuilt from the journal. */

@@ -92,7 +92,7 @@ export class PgFrontierQueue extends RequestQueue {
     for (const entry of entries) {
       const url = parseHttpUrl(entry.url);
       if (url === null) continue;
-      const uniqueKey = requestKey(entry.url);
+      const uniqueKey = entry.uniqueKey ?? requestKey(entry.url);
       if (this.#sent.has(uniqueKey)) continue;
       this.#sent.add(uniqueKey);
       found.push({ uniqueKey, url: entry.url, crawlDepth: entry.crawlDepth, host: url.hostname });

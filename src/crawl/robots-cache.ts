@@ -118,6 +118,20 @@ export class RobotsCache {
     return entry;
   }
 
+  /** Forgets an origin whose robots.txt was unreachable, so that it is fetched again (a seed tried again: seed-retry.ts). */
+  forgetUnreachable(url: string): void {
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      return;
+    }
+    const known = this.known.get(origin);
+    if (known === undefined || !known.source.startsWith('unreachable')) return;
+    this.known.delete(origin);
+    this.origins.delete(origin);
+  }
+
   /** Crawl-delay of the URL's origin in seconds, or null (also null when robots are not obeyed). */
   async crawlDelaySecs(url: string): Promise<number | null> {
     if (!this.enabled) return null;

@@ -38,7 +38,10 @@ export function failureCause(reason: SkipReason, detail: string): string {
 /** Collects the seeds' outcomes from a crawl's page events. */
 export class SeedOutcomes {
   private readonly byKey = new Map<string, SeedOutcome>();
-  /** Seeds with no outcome yet: once none is left, events are not looked at (a key costs a crawlee Request). */
+  /**
+   * Seeds not fetched yet (no outcome, or failed: a failed seed may be tried again, seed-retry.ts):
+   * once none is left, events are not looked at (a key costs a crawlee Request).
+   */
   private unresolved = 0;
 
   constructor(seeds: readonly string[]) {
@@ -56,10 +59,11 @@ export class SeedOutcomes {
     const key = requestKey(url);
     const seed = this.byKey.get(key);
     if (seed === undefined) return;
-    if (seed.status === 'not-reached') this.unresolved--;
+    if (seed.status === 'fetched') return;
     if (decision.kind === 'skipped' && NOT_FETCHED.has(decision.reason)) {
       this.byKey.set(key, { url: seed.url, status: 'failed', reason: decision.reason, cause: failureCause(decision.reason, detail) });
     } else {
+      this.unresolved--;
       this.byKey.set(key, { url: seed.url, status: 'fetched' });
     }
   }

@@ -214,9 +214,10 @@ describeWithPostgres('neardup crawl --partition i/4 with a shared PostgreSQL fro
   it('one of them killed with kill -9 mid-crawl and restarted: the same result, refetching only what it had claimed', async () => {
     expect(baselineStored).toBeGreaterThan(0);
     const temp = makeTempDir('neardup-partition-kill-');
-    // The victim: partition 2 (127.0.0.1, 127.0.0.5, localhost and 127.0.0.9). One of its articles
-    // answers only once the test opens the gate, so the victim cannot finish before it is killed.
-    const victim = partitionOfHost('127.0.0.1', PARTITIONS);
+    // The victim: the partition 127.0.0.5 is dealt to (pg-host-partitions.ts: read from the frontier once
+    // the crawl met it). One of its articles answers only once the test opens the gate, so the victim
+    // cannot finish before it is killed.
+    let victim = -1;
     const gated = generated.originals.find((u) => new URL(u).hostname === '127.0.0.5' && u.endsWith('/a/404.html'))!;
     const gatedUrl = new URL(gated);
     let openGate: () => void = () => undefined;
@@ -235,6 +236,11 @@ describeWithPostgres('neardup crawl --partition i/4 with a shared PostgreSQL fro
       const argsOf = (i: number) => ['crawl', ...generated.seeds, '--data', dataDirs[i]!, '--index', url, '--partition', `${i}/${PARTITIONS}`, ...CRAWL_FLAGS];
       const crawlers = dataDirs.map((_, i) => startCrawler(argsOf(i)));
       const doneRows = async () => (await query<{ n: number }>(url, `SELECT count(*)::int AS n FROM neardup_frontier WHERE part = $1 AND state = 'done'`, [victim]))[0]!.n;
+      await waitFor('127.0.0.5 to be dealt a partition', async () => {
+        const rows = await query<{ part: number }>(url, `SELECT part FROM neardup_frontier_hosts WHERE host = '127.0.0.5'`).catch(() => []);
+        if (rows.length > 0) victim = rows[0]!.part;
+        return victim >= 0;
+      });
       await waitFor('the victim to be mid-crawl', async () => gateAsked && (await doneRows()) >= 20);
       process.kill(crawlers[victim]!.pid, 'SIGKILL');
       const killed = await crawlers[victim]!.done;
@@ -275,9 +281,10 @@ describeWithPostgres('neardup crawl --partition i/4 with a shared PostgreSQL fro
       // The first run makes the frontier; then a session holds partition 1 as a running crawler would.
       const first = await spawnNeardup(['crawl', generated.seeds[0]!, '--data', join(temp, 'a'), '--index', url, '--partition', '1/4', '--partition-wait', '0', '--max-pages', '1', '--json', '--no-progress']);
       expect(first.code, first.stderr).toBe(0);
-      // Its one seed is partition 2's, which no crawler runs: with --partition-wait 0 it ends at once and says so.
-      expect((JSON.parse(first.stdout) as { partition: { orphaned: object } }).partition.orphaned).toEqual({ [String(partitionOfHost('127.0.0.1', 4))]: 1 });
-      expect(first.stderr).toMatch(/partition work left with no crawler running it: 2\/4 \(1 URL\)/);
+      // Its one seed's host is dealt to partition 0 (the first key met: pg-host-partitions.ts), which no
+      // crawler runs: partition 1 has no host, says so in one line and ends.
+      expect((JSON.parse(first.stdout) as { partition: { orphaned: object } }).partition.orphaned).toEqual({ 0: 1 });
+      expect(first.stderr).toMatch(/partition 1\/4: no host of this crawl is in this partition .*nothing to do/);
       await holder.connect();
       await holder.query('SELECT pg_advisory_lock($1::int, $2::int)', [0x6e646670, 1]);
       const second = await spawnNeardup(['crawl', generated.seeds[0]!, '--data', join(temp, 'b'), '--index', url, '--partition', '1/4', '--no-progress']);
