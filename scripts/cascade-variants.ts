@@ -24,7 +24,34 @@ function matchCase(replacement: string, original: string): string {
  * (another one-word member of one of the word's classes, with another stem); words without one
  * stay. Returns the text and the share of content words actually replaced.
  */
-export function spinText(text: string, language: string, dictionary: SynonymDictionary, share: number, random: Random): { text: string; replaced: number } {
+/** How a spinner writes its replacements. */
+export interface SpinStyle {
+  /** Give a synonym the replaced word's ending (plural -s, -ed, -ing), as a spinner that inflects does. @default false */
+  readonly keepForm?: boolean;
+  /** Share of the function words also swapped for another (the ↔ a, this ↔ that, in ↔ on, ...). @default 0 */
+  readonly functionSwaps?: number;
+  /** Take multi-word members of a class too ("look for" for "seek"). @default false */
+  readonly multiWord?: boolean;
+}
+
+const FUNCTION_SWAPS: Readonly<Record<string, string>> = {
+  the: 'a', a: 'the', this: 'that', that: 'this', these: 'those', those: 'these', in: 'on', on: 'in', at: 'in',
+  but: 'however', also: 'too', very: 'really', which: 'that', will: 'would', can: 'could', is: 'was', are: 'were',
+};
+
+/** The synonym with the replaced word's ending when it has none of its own. */
+function inflectLike(synonym: string, original: string): string {
+  const word = original.toLowerCase();
+  for (const ending of ['ing', 'ed', 's']) {
+    if (!word.endsWith(ending) || word.length <= ending.length + 2 || synonym.endsWith(ending)) continue;
+    if (ending === 's' && word.endsWith('ss')) continue;
+    const base = ending !== 's' && synonym.endsWith('e') ? synonym.slice(0, -1) : synonym;
+    return base + ending;
+  }
+  return synonym;
+}
+
+export function spinText(text: string, language: string, dictionary: SynonymDictionary, share: number, random: Random, style: SpinStyle = {}): { text: string; replaced: number } {
   const stop = stopWordsFor(language);
   const stem = stemmerFor(language, {});
   const matches = [...text.matchAll(WORD)];
@@ -37,7 +64,8 @@ export function spinText(text: string, language: string, dictionary: SynonymDict
     for (const id of dictionary.classesOf(language, own)) {
       for (const w of dictionary.wordsOf(language, id)) {
         const n = normalizeText(w);
-        if (PLAIN_WORD.test(n) && stem(n) !== own && !stop.has(n)) choices.add(n);
+        const plain = PLAIN_WORD.test(n) || (style.multiWord === true && /^\p{L}+([ _-]\p{L}+)+$/u.test(n));
+        if (plain && stem(n) !== own && !stop.has(n)) choices.add(n.replace(/_/g, ' '));
       }
     }
     if (choices.size > 0) options.set(m.index!, [...choices].sort());
@@ -48,8 +76,16 @@ export function spinText(text: string, language: string, dictionary: SynonymDict
   const order = eligible.map((m) => ({ m, r: random() })).sort((a, b) => a.r - b.r).slice(0, wanted);
   const chosen = new Map(order.map(({ m }) => {
     const list = options.get(m.index!)!;
-    return [m.index!, matchCase(list[Math.floor(random() * list.length)]!, m[0])] as const;
+    const synonym = list[Math.floor(random() * list.length)]!;
+    return [m.index!, matchCase(style.keepForm === true ? inflectLike(synonym, m[0]) : synonym, m[0])] as const;
   }));
+  const swaps = style.functionSwaps ?? 0;
+  if (swaps > 0) {
+    for (const m of matches) {
+      const swap = FUNCTION_SWAPS[m[0].toLowerCase()];
+      if (swap !== undefined && !chosen.has(m.index!) && random() < swaps) chosen.set(m.index!, matchCase(swap, m[0]));
+    }
+  }
   let out = '';
   let last = 0;
   for (const m of matches) {
@@ -59,7 +95,7 @@ export function spinText(text: string, language: string, dictionary: SynonymDict
     last = m.index! + m[0].length;
   }
   out += text.slice(last);
-  return { text: out, replaced: content.length === 0 ? 0 : chosen.size / content.length };
+  return { text: out, replaced: content.length === 0 ? 0 : order.length / content.length };
 }
 
 const LATIN_TO_CYRILLIC: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', x: 'х', y: 'у', A: 'А', E: 'Е', O: 'О', P: 'Р', C: 'С', H: 'Н', K: 'К', M: 'М', T: 'Т' };

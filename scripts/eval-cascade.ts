@@ -83,10 +83,14 @@ function buildItems(texts: readonly DevText[]): Item[] {
     for (const name of GENERATOR_NAMES) items.push({ kind: name, text: generateText(name, others, wordCount(t.text), random), expected: ['generated'] });
   }
   const english = texts.filter((t) => t.language === 'eng');
-  for (const share of [0.1, 0.3, 0.5]) {
+  // Spinners: a synonym of any sense of the word (the lemma as the dictionary gives it); `-forms`: the
+  // synonym given the replaced word's ending (plural, tense); `-swaps`: forms kept, multi-word synonyms taken and a tenth of the
+  // function words swapped too.
+  const styles = [['', {}], ['-forms', { keepForm: true }], ['-swaps', { keepForm: true, functionSwaps: 0.1, multiWord: true }]] as const;
+  for (const [suffix, style] of styles) for (const share of [0.1, 0.3, 0.5]) {
     for (const t of english) {
-      const spun = spinText(t.text, 'eng', synonyms, share, random);
-      items.push({ kind: `synonymised-${share * 100}`, text: spun.text, expected: ['synonymised'], replaced: spun.replaced });
+      const spun = spinText(t.text, 'eng', synonyms, share, random, style);
+      items.push({ kind: `synonymised-${share * 100}${suffix}`, text: spun.text, expected: ['synonymised'], replaced: spun.replaced });
     }
   }
   for (const count of [2, 3, 4]) {

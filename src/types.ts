@@ -246,8 +246,10 @@ export interface HomoglyphFlag {
 /** Text a program made (Markov chains, word salad, shuffled sentences), by a decision tree. */
 export interface GeneratedFlag {
   readonly kind: 'generated';
-  /** Share of generated training texts in the tree's leaf, 0–1. */
+  /** Share of generated training texts in the trees' leaves (mean over the bagged trees), 0–1. */
   readonly score: number;
+  /** Share of the bagged trees that vote generated (their leaf's share ≥ 0.5), 0–1. */
+  readonly confidence: number;
   /** The tests on the way to that leaf, e.g. `cohesionRatio <= 1.21`. */
   readonly path: readonly string[];
   /** The text's feature values, by name. */

@@ -86,18 +86,20 @@ export function forestScore(trees: readonly TreeNode[], values: readonly number[
 }
 
 /**
- * Evaluates bagged trees: the score is the mean of their leaves' positive shares; the path is the
- * first tree's that voted generated (score ≥ 0.5), else the first tree's. Only that tree's path is
- * written out.
+ * Evaluates bagged trees: the score is the mean of their leaves' positive shares; `votes` how many
+ * trees voted generated (leaf share ≥ 0.5); the path is the first tree's that voted generated, else
+ * the first tree's. Only that tree's path is written out.
  */
-export function evaluateForest(trees: readonly TreeNode[], values: readonly number[], names: readonly string[]): TreeVerdict {
-  if (trees.length === 0) return { score: 0, path: [] };
+export function evaluateForest(trees: readonly TreeNode[], values: readonly number[], names: readonly string[]): TreeVerdict & { readonly votes: number } {
+  if (trees.length === 0) return { score: 0, path: [], votes: 0 };
   let sum = 0;
   let voted = -1;
+  let votes = 0;
   trees.forEach((tree, i) => {
     const score = treeScore(tree, values);
     sum += score;
+    if (score >= 0.5) votes++;
     if (voted < 0 && score >= 0.5) voted = i;
   });
-  return { score: sum / trees.length, path: evaluateTree(trees[voted < 0 ? 0 : voted]!, values, names).path };
+  return { score: sum / trees.length, path: evaluateTree(trees[voted < 0 ? 0 : voted]!, values, names).path, votes };
 }

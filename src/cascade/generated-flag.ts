@@ -2,7 +2,10 @@
  * The `generated` stage: the committed decision trees (generated-tree.json, made by
  * scripts/train-generated.ts: 25 CART trees bagged, a text's score the mean of its leaves' shares of
  * generated training texts) over the text's features (generated-features.ts). Only texts in a
- * language the trees were trained on, and with at least `minWords` words, are judged.
+ * language the trees were trained on, and with at least `minWords` words, are judged; and only texts
+ * like those trained on: a text with MAX_OUTSIDE or more features outside the training samples'
+ * ranges (the model's `ranges`) is a kind the trees never saw, and is left unflagged rather than
+ * guessed.
  */
 import { CascadeModelError } from '../errors.js';
 import type { GeneratedFlag } from '../types.js';
@@ -13,7 +16,45 @@ import { GENERATED_FEATURE_NAMES, generatedFeatures } from './generated-features
 import type { WordLookup } from './sentences.js';
 import treeJson from './generated-tree.json' with { type: 'json' };
 
+/** Per feature, the range of the training samples' values (widened by a margin, see featureRanges). */
+export interface FeatureRanges {
+  readonly low: readonly number[];
+  readonly high: readonly number[];
+}
+
+/** Features outside the ranges from which a text counts as unlike anything trained on. */
+export const MAX_OUTSIDE = 2;
+
+/**
+ * The ranges of the columns of `rows`: the `q` and 1 − `q` quantiles, widened on each side by a
+ * tenth of their span (a value just past the training samples' is no new kind of text).
+ */
+export function featureRanges(rows: readonly (readonly number[])[], q: number): FeatureRanges {
+  const low: number[] = [];
+  const high: number[] = [];
+  const columns = rows[0]?.length ?? 0;
+  for (let c = 0; c < columns; c++) {
+    const sorted = rows.map((r) => r[c]!).sort((a, b) => a - b);
+    const lo = sorted[Math.floor(q * (sorted.length - 1))]!;
+    const hi = sorted[Math.ceil((1 - q) * (sorted.length - 1))]!;
+    const margin = (hi - lo) / 10;
+    low.push(lo - margin);
+    high.push(hi + margin);
+  }
+  return { low, high };
+}
+
+/** How many of `values` lie outside the ranges (0 without ranges). */
+export function outsideRange(ranges: FeatureRanges | null, values: readonly number[]): number {
+  if (ranges === null) return 0;
+  let outside = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! < ranges.low[i]! || values[i]! > ranges.high[i]!) outside++;
+  return outside;
+}
+
 export interface GeneratedModel {
+  /** The training samples' feature ranges, or null (every text is judged). */
+  readonly ranges: FeatureRanges | null;
   readonly features: readonly string[];
   /** ISO 639-3 codes of the languages the tree was trained on. */
   readonly languages: readonly string[];
@@ -24,7 +65,7 @@ export interface GeneratedModel {
 
 /** Checks a parsed model file against this build's features. */
 export function parseGeneratedModel(json: unknown): GeneratedModel {
-  const model = json as { features?: unknown; languages?: unknown; trees?: unknown };
+  const model = json as { features?: unknown; languages?: unknown; trees?: unknown; ranges?: unknown };
   const features = model.features;
   if (!Array.isArray(features) || features.join() !== GENERATED_FEATURE_NAMES.join()) {
     throw new CascadeModelError(
@@ -39,7 +80,11 @@ export function parseGeneratedModel(json: unknown): GeneratedModel {
   trees.forEach((tree, i) => assertTree(tree, features.length, `trees[${i}]`));
   const languages = model.languages as string[];
   const wordClasses = new Map(languages.map((l) => [l, wordClassLookupFor(l)]));
-  return { features: GENERATED_FEATURE_NAMES, languages, trees: trees as TreeNode[], wordClasses };
+  const ranges = model.ranges as FeatureRanges | undefined;
+  if (ranges !== undefined && (!Array.isArray(ranges.low) || !Array.isArray(ranges.high) || ranges.low.length !== features.length || ranges.high.length !== features.length)) {
+    throw new CascadeModelError(`Expected the generated-text model's ranges to hold ${features.length} low and high values`);
+  }
+  return { features: GENERATED_FEATURE_NAMES, languages, trees: trees as TreeNode[], wordClasses, ranges: ranges ?? null };
 }
 
 /** The committed model, checked once at load; immutable afterwards. */
@@ -62,10 +107,11 @@ export function generatedFlag(
   // The score first: most pages are not flagged, and only a flagged one needs the path written out.
   const score = forestScore(model.trees, values);
   if (score < options.minScore || score === 0) return null;
-  const { path } = evaluateForest(model.trees, values, model.features);
+  if (outsideRange(model.ranges, values) >= MAX_OUTSIDE) return null;
+  const { path, votes } = evaluateForest(model.trees, values, model.features);
   const features: Record<string, number> = {};
   model.features.forEach((name, i) => {
     features[name] = Number(values[i]!.toPrecision(4));
   });
-  return { kind: 'generated', score, path, features };
+  return { kind: 'generated', score, confidence: votes / model.trees.length, path, features };
 }

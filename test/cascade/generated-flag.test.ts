@@ -2,8 +2,11 @@ import { DecisionTreeClassifier } from 'ml-cart';
 import { describe, expect, it } from 'vitest';
 import { evaluateForest, evaluateTree, forestScore, treeFromMlCart } from '../../src/cascade/decision-tree.js';
 import { GENERATED_FEATURE_NAMES, generatedFeatures } from '../../src/cascade/generated-features.js';
-import { GENERATED_MODEL, generatedFlag, parseGeneratedModel } from '../../src/cascade/generated-flag.js';
-import { generateText, GENERATOR_NAMES, shuffleOwnSentences, trainMarkov, markovText } from '../../src/cascade/text-generators.js';
+import { GENERATED_MODEL, featureRanges, generatedFlag, outsideRange, parseGeneratedModel } from '../../src/cascade/generated-flag.js';
+import {
+  contentWordSalad, generateText, GENERATOR_NAMES, shuffleOwnSentences, stitchedSentences, templateFill, trainMarkov, markovText,
+} from '../../src/cascade/text-generators.js';
+import { stopWordsFor } from '../../src/text/language-resources.js';
 import { CascadeModelError } from '../../src/errors.js';
 import { normalizeText } from '../../src/text/normalize-text.js';
 import { seededRandom } from '../helpers/seeded-random.js';
@@ -61,6 +64,20 @@ describe('text generators', () => {
       expect(generateText(name, others, 200, seededRandom(5))).toBe(a);
       expect(a.split(/\s+/).length).toBeGreaterThanOrEqual(200);
     }
+  });
+
+  it('content-word salad has no stop words; template fill keeps the sentences\' function words; stitched sentences join two sources', () => {
+    const others = devTexts.slice(1).map((t) => t.text);
+    const stop = stopWordsFor('eng');
+    const salad = contentWordSalad(others, 150, seededRandom(3)).toLowerCase().split(/[^\p{L}]+/u).filter((w) => w !== '');
+    expect(salad.filter((w) => stop.has(w))).toEqual([]);
+    const filled = templateFill([devTexts[0]!.text], 150, seededRandom(4));
+    const functionWords = (text: string) => text.toLowerCase().split(/[^\p{L}]+/u).filter((w) => stop.has(w)).length;
+    // The function words stay while the content words change.
+    expect(functionWords(filled) / filled.split(/\s+/).length).toBeGreaterThan(0.3);
+    expect(filled).not.toContain(devTexts[0]!.text.split(/(?<=\.)\s/)[0]!);
+    const stitched = stitchedSentences(others, 150, seededRandom(5));
+    expect(stitched.split(/\s+/).length).toBeGreaterThanOrEqual(150);
   });
 
   it('an order-2 chain only emits token pairs it saw', () => {
@@ -122,6 +139,34 @@ describe('generated decision tree', () => {
     }
     // Generators fed only nine other texts copy long runs of them; the held-out figures are in the model file.
     expect(flagged / total).toBeGreaterThan(0.6);
+  });
+
+  it('leaves unflagged a text unlike anything trained on (features outside the ranges), and reports the trees\' votes', () => {
+    const always = { positive: 1, samples: 10 };
+    const base = { features: [...GENERATED_FEATURE_NAMES], languages: ['eng'], trees: [always, always, { positive: 0, samples: 10 }, always] };
+    const text = devTexts[0]!.text;
+    const { values } = generatedFeatures(text, 'eng');
+    const wide = { low: values.map(() => -1e9), high: values.map(() => 1e9) };
+    const flag = generatedFlag(text, 'eng', { ...options, minScore: 0.5 }, parseGeneratedModel({ ...base, ranges: wide }));
+    expect(flag).toMatchObject({ kind: 'generated', score: 0.75, confidence: 0.75 });
+    // Two features past their training range: a kind of text the trees never saw.
+    const high = [...wide.high];
+    high[0] = values[0]! - 1e-6;
+    high[3] = values[3]! - 1e-6;
+    expect(generatedFlag(text, 'eng', { ...options, minScore: 0.5 }, parseGeneratedModel({ ...base, ranges: { ...wide, high } }))).toBeNull();
+    // One is not enough.
+    high[3] = 1e9;
+    expect(generatedFlag(text, 'eng', { ...options, minScore: 0.5 }, parseGeneratedModel({ ...base, ranges: { ...wide, high } }))).not.toBeNull();
+    expect(() => parseGeneratedModel({ ...base, ranges: { low: [0], high: [1] } })).toThrow(CascadeModelError);
+  });
+
+  it('featureRanges widens the quantiles by a tenth of their span; outsideRange counts', () => {
+    const rows = Array.from({ length: 101 }, (_, i) => [i, 2 * i]);
+    const ranges = featureRanges(rows, 0.01);
+    expect(ranges.low).toEqual([1 - 9.8, 2 - 19.6]);
+    expect(ranges.high[0]).toBeCloseTo(99 + 9.8);
+    expect(outsideRange(ranges, [50, 100])).toBe(0);
+    expect(outsideRange(ranges, [-20, 1000])).toBe(2);
   });
 
   it('does not judge short texts or untrained languages', () => {
