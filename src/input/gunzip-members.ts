@@ -27,7 +27,7 @@ export interface GunzipMembersOptions {
   readonly onProblem: (problem: GzipProblem) => void;
   /**
    * A member still unfinished after this many compressed bytes is streamed rather than inflated
-   * whole. @default 8388608
+   * whole. @default 2097152
    */
   readonly streamAfterBytes?: number;
 }
@@ -183,7 +183,7 @@ async function resync(input: CompressedBytes, streamAfterBytes: number): Promise
  * reading goes on at the next member that inflates.
  */
 export async function* gunzipMembers(source: AsyncIterable<Buffer>, options: GunzipMembersOptions): AsyncGenerator<Buffer> {
-  const streamAfterBytes = options.streamAfterBytes ?? 8 * 1024 * 1024;
+  const streamAfterBytes = options.streamAfterBytes ?? 2 * 1024 * 1024;
   const input = new CompressedBytes(source);
   let output = 0;
   for (;;) {

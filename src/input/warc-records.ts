@@ -208,6 +208,10 @@ export async function* warcFrames(chunks: AsyncIterable<Buffer | string>, option
       if (!(await source.fill(1))) return;
       const offset = source.offset;
       const header = await readHeader(source);
+      if (header === null && source.available < maxHeaderBytes && source.peek(5).toString('latin1') === 'WARC/') {
+        yield { kind: 'problem', offset, message: `file ends inside this record's header (${source.available} bytes present): truncated WARC` };
+        return;
+      }
       const isWarc = header !== null && header.subarray(0, 5).toString('latin1') === 'WARC/';
       if (first && !isWarc) {
         yield { kind: 'not-warc', start: printable((header ?? source.peek(40)).subarray(0, 40)) };
@@ -215,7 +219,8 @@ export async function* warcFrames(chunks: AsyncIterable<Buffer | string>, option
       }
       first = false;
       if (!isWarc) {
-        const skipped = await resync(source, true);
+        // Progress: a header without an end was not consumed; step past its first byte.
+        const skipped = (header === null ? await source.skip(1) : 0) + (await resync(source, header !== null));
         yield { kind: 'problem', offset, message: `${skipped} bytes that are not a WARC record skipped${source.ended ? ' (to the end of the file)' : ''}` };
         continue;
       }

@@ -48,6 +48,20 @@ describe('a WARC that ends inside a record neardup skips', () => {
     }
   }
 
+  it('ends with one problem when the file ends inside a record header', async () => {
+    const full = join(dir, 'full.warc');
+    await writeWarc(full, [htmlResponse('http://t.example/1', 'One'), htmlResponse('http://t.example/2', 'Two')]);
+    const text = (await readFile(full)).toString('latin1');
+    const path = join(dir, 'cut-header.warc');
+    await writeFile(path, Buffer.from(text.slice(0, text.lastIndexOf('WARC/1.1') + 40), 'latin1'));
+    const read = await readWarcInChild(path);
+    expect(read.finished).toBe(true);
+    expect(read.entries.filter((e) => e.kind === 'page').map((e) => e.url)).toEqual(['http://t.example/1']);
+    const problems = read.entries.filter((e) => e.kind === 'problem');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toMatch(/truncated/);
+  });
+
   it('bounds a record that claims more than the file holds (Content-Length 2147483648 in a small file)', async () => {
     const full = join(dir, 'full.warc');
     await writeWarc(full, [htmlResponse('http://t.example/1', 'One'), htmlResponse('http://t.example/2', 'Two')]);
