@@ -35,7 +35,8 @@ export function createCrawlScope(seeds: readonly string[], mode: ScopeMode): Cra
     if (url === null) {
       // A seed without a scheme (`127.0.0.1:38101/`, `localhost:8080`, `example.com/news`; not `mailto:x`) that is a URL once `http://` is added: say so.
       const guess = typeof seed === 'string' && !/^[a-z][a-z0-9+.-]*:(?!\d)/i.test(seed) ? parseHttpUrl(`http://${seed}`) : null;
-      if (guess !== null) throw new ValidationError(`Expected a seed to be an http(s) URL, got \`${seed}\` — did you mean \`http://${seed}\`?`);
+      // Only for what reads as a host: a dot, a port or localhost (`not-a-url` gets no guess).
+      if (guess !== null && (guess.hostname.includes('.') || guess.port !== '' || guess.hostname === 'localhost')) throw new ValidationError(`Expected a seed to be an http(s) URL, got \`${seed}\` — did you mean \`http://${seed}\`?`);
       throw new ValidationError(`Expected a seed to be an http(s) URL, got ${describeValue(seed)}`);
     }
     keys.add(scopeKey(url, mode));

@@ -317,9 +317,13 @@ export function choosePrimary(candidates: readonly PrimaryCandidate[], weights: 
   }
   if (reasons.length === 0 && candidates.length > 1) {
     let runnerUp = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < scores.length; i++) if (i !== p && scores[i]! > runnerUp) runnerUp = scores[i]!;
+    let next = -1;
+    for (let i = 0; i < scores.length; i++) if (i !== p && scores[i]! > runnerUp) [runnerUp, next] = [scores[i]!, i];
     if (scores[p]! - runnerUp > epsilon) {
-      reasons.push(`best combined evidence (score ${round(scores[p]!)} vs ${round(runnerUp)})`);
+      // No signal alone singles it out; the weighted sum does. Name the signals it beats the next copy on.
+      const words: Record<SignalName, string> = { canonical: 'canonical links', inLinks: 'in-links', earliestDate: 'date', completeness: 'text length', shallowUrl: 'URL depth' };
+      const helped = signals.filter((x) => weights[x.name] > 0 && x.scores[p]! > x.scores[next]!).map((x) => words[x.name]);
+      reasons.push(`best on the signals together${helped.length > 0 ? `: ${helped.join(', ')}` : ''} (no single signal decides; weighted score ${round(scores[p]!)} vs ${round(runnerUp)} for the next copy, weights in config report.primaryWeights)`);
     } else {
       reasons.push(candidates[p]!.stored ? 'no distinguishing evidence: the stored copy' : 'no distinguishing evidence: first seen');
     }

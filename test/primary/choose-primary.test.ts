@@ -138,7 +138,7 @@ describe('choosePrimary', () => {
     ];
     const { url, reasons } = primaryUrl(c);
     expect(url).toBe('http://b.example/p');
-    expect(reasons[0]).toMatch(/^best combined evidence \(score [\d.]+ vs [\d.]+\)$/);
+    expect(reasons[0]).toMatch(/^best on the signals together: text length \(no single signal decides; weighted score [\d.]+ vs [\d.]+ for the next copy, weights in config report\.primaryWeights\)$/);
     // And the evidence against it: a's in-links, c's longer text.
     expect(reasons.slice(1)).toEqual(['but in-links 9 vs 10 for another copy', 'but another copy\'s text is longer (1001 vs 1000 chars)']);
   });

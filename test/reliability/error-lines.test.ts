@@ -31,7 +31,7 @@ describe('error lines', () => {
     expect(() => createCrawlScope([seed], 'host')).toThrow(`did you mean \`${suggestion}\`?`);
   });
 
-  it.each(['mailto:a@b.example', 'ftp://b.example/', 'javascript:alert(1)', 'not a url'])('suggests nothing for %s', (seed) => {
+  it.each(['mailto:a@b.example', 'ftp://b.example/', 'javascript:alert(1)', 'not a url', 'not-a-url'])('suggests nothing for %s', (seed) => {
     expect(() => createCrawlScope([seed], 'host')).toThrow(/^Expected a seed to be an http\(s\) URL, got `.*` \(string\)$/);
   });
 });

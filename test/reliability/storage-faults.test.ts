@@ -8,7 +8,8 @@
  * stop root). Where mounting is not permitted the test says so and skips, except under CI=true,
  * where it fails: CI runs as root on this kind of machine, and a silent skip would hide the tests.
  */
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDataDir, inspectDataDir, spawnCli, startMirrorSite, writeDedupInput } from '../helpers/fault-crawl.js';
@@ -112,12 +113,16 @@ describe('storage faults', () => {
       try {
         // The database has room, the corpus does not: every failure is an append after a commit.
         mkdirSync(data);
-        symlinkSync(join(mnt, 'corpus.jsonl'), join(data, 'corpus.jsonl'));
+        // The tmpfs file bind-mounted over corpus.jsonl (a symbolic link there is refused: issue 28 item 10).
+        writeFileSync(join(mnt, 'corpus.jsonl'), '');
+        writeFileSync(join(data, 'corpus.jsonl'), '');
+        expect(spawnSync('mount', ['--bind', join(mnt, 'corpus.jsonl'), join(data, 'corpus.jsonl')], { stdio: 'ignore' }).status).toBe(0);
         const args = commandFor(mode, data);
         const full = await spawnCli(args, { timeoutMs: LIMIT_MS });
         expectClearFailure(full, /corpus|full|space/i);
         await expectWholeAfterRerun(mode, args, data);
       } finally {
+        unmount(join(data, 'corpus.jsonl'));
         unmount(mnt);
       }
     }, LIMIT_MS * 2);
