@@ -97,7 +97,7 @@ export function lockClosure(packages: Readonly<Record<string, LockEntry>>, roots
 
 /**
  * Turns the folder `npm init -y` made into a project depending on the tarball (and on the dev
- * tools), with a lockfile npm can install offline. `type` overrides what `npm init` wrote.
+ * tools), with a lockfile npm can install offline; the rest of what `npm init` wrote (its `type`) is kept.
  */
 export function writeConsumerProject(dir: string, repoRoot: string, tarball: PackedTarball): void {
   const repo = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as RepoManifest;

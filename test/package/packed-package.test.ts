@@ -63,6 +63,16 @@ const params = fingerprintParamsFrom(defaultConfig().fingerprint);
 console.log(fingerprintToHex(analyzeText(require('node:fs').readFileSync(process.argv[2], 'utf8'), params).fingerprint));
 `;
 
+/** CommonJS on any Node 20: the ES module loaded by import() inside an async function (no top-level await in CommonJS). */
+const LIBRARY_CJS_IMPORT = `
+async function main() {
+  const { analyzeText, defaultConfig, fingerprintParamsFrom, fingerprintToHex } = await import('neardup');
+  const params = fingerprintParamsFrom(defaultConfig().fingerprint);
+  console.log(fingerprintToHex(analyzeText(require('node:fs').readFileSync(process.argv[2], 'utf8'), params).fingerprint));
+}
+main().catch((error) => { console.error(error); process.exitCode = 1; });
+`;
+
 /** The installed CLI, through the bin link npm made. */
 const neardup = (args: readonly string[]): Promise<CommandRun> =>
   run(join(dir, 'node_modules', '.bin', 'neardup'), args, dir, { ...process.env, NEARDUP_CONFIG: '' });
@@ -97,6 +107,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'other.txt'), otherText);
   writeFileSync(join(dir, 'use-library.mjs'), LIBRARY_MJS);
   writeFileSync(join(dir, 'use-library.cjs'), LIBRARY_CJS);
+  writeFileSync(join(dir, 'use-library-import.cjs'), LIBRARY_CJS_IMPORT);
 }, 900_000);
 
 afterAll(async () => {
@@ -173,6 +184,14 @@ describe('the package installed in a clean project, offline', () => {
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
     if (major === 20 && minor < 19) ctx.skip(`Node ${process.versions.node} cannot require() an ES module (20.19+ can)`);
     const result = await run(process.execPath, ['use-library.cjs', 'other.txt'], dir);
+    expect(result).toMatchObject({ code: 0, stdout: `${sourceFingerprint(otherText)}\n` });
+  });
+});
+
+describe('CommonJS on Node versions without require() of ES modules', () => {
+  it('a .cjs file loads it with import() inside an async function', async (ctx) => {
+    if (notInstallable !== null) ctx.skip(notInstallable);
+    const result = await run(process.execPath, ['use-library-import.cjs', 'other.txt'], dir);
     expect(result).toMatchObject({ code: 0, stdout: `${sourceFingerprint(otherText)}\n` });
   });
 });
