@@ -12,7 +12,7 @@ describe('workerCount', () => {
     const cores = availableParallelism();
     expect(workerCount(0)).toBe(Math.max(1, cores - 1));
     expect(analyzeInProcess(0)).toBe(cores === 1);
-    expect(workerCount(3)).toBe(3);
+    expect(workerCount(3)).toBe(Math.min(3, cores));
     expect(analyzeInProcess(1)).toBe(false);
   });
 });

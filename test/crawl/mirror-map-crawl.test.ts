@@ -64,8 +64,9 @@ describe('a site and its full mirror, default flags', () => {
     expect(articles.filter((r) => hostOf(r.url) === 'localhost').map((r) => r.url)).toEqual([]);
     expect(articles).toHaveLength(ARTICLES);
     expect(summary.hostMirrors.map((m) => `${m.mirror} mirrors ${m.original}`)).toEqual(['localhost mirrors 127.0.0.1']);
-    // Sampled, then left: far fewer requests than the mirror's pages.
-    expect(mirrorRequests).toBeLessThan(ARTICLES / 2);
+    // Sampled, then left: far fewer requests than the mirror's pages (how many are in flight when the
+    // mirror is confirmed depends on timing, hence the margin over the 24-page sample).
+    expect(mirrorRequests).toBeLessThan(ARTICLES * 0.75);
     expect(summary.linksNotFollowed.mirror).toBeGreaterThan(0);
     if (mirrorFirst) expect(summary.replaced ?? 0).toBeGreaterThan(0);
   }, 120_000);

@@ -16,7 +16,7 @@ describe('worker pool size', () => {
   it('never asks for more workers than cores', () => {
     const cores = availableParallelism();
     expect(workerCount(64)).toBe(Math.min(64, cores));
-    expect(workerCount(0)).toBe(cores);
+    expect(workerCount(0)).toBe(Math.max(1, cores - 1));
     expect(workerCount(1)).toBe(1);
   });
 

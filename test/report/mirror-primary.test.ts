@@ -18,7 +18,7 @@ import { startFixtureSite, type FixtureResponse, type FixtureSite } from '../hel
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const ARTICLES = 40;
-const config = loadConfig({ env: {}, overrides: { crawl: { concurrency: 4, maxRequestsPerMinutePerHost: 1_000_000, respectRobots: false } } });
+const config = loadConfig({ env: {}, overrides: { crawl: { concurrency: 4, maxRequestsPerMinutePerHost: 1_000_000, respectRobots: false, followDuplicates: true } } });
 
 /** The mirror's template: a sidebar linking to every mirror page, then the article. */
 function mirrorPage(title: string, paragraphs: readonly string[], sidebar: readonly string[]): string {
