@@ -20,16 +20,10 @@ import { StemCache } from './analyze/analyze-text.js';
 import type { CascadeFlag, Decision, ExtractedPage, IndexCandidate, PageInput, PipelineCounters, SkipReason } from './types.js';
 import { analyzeWithCascade, type CascadedPage } from './cascade/page-cascade.js';
 import { CascadeCommitter, countFlags } from './cascade/cascade-committer.js';
-import { BufferedCascadePersistence } from './cascade/buffered-cascade-persistence.js';
-import { cascadeOn } from './cascade/run-cascade.js';
-import { SqliteCascadeTables } from './cascade/sqlite-cascade-tables.js';
-import { SqliteIndexBackend } from './fingerprint-index/sqlite-index-backend.js';
-import { PgFingerprintIndex } from './fingerprint-index/postgres/pg-fingerprint-index.js';
-import { PgCascadeTables } from './fingerprint-index/postgres/pg-cascade-tables.js';
-import { primarySwapStore, type PrimarySwapStore, type SwapContender } from './fingerprint-index/primary-swap.js';
-import { preferPrimary, type PrimaryContender } from './primary/prefer-primary.js';
-import { HostMirrorEvidence, type ConfirmedMirror } from './primary/host-mirror-evidence.js';
-import { urlHost } from './url/url-host.js';
+import { openCascadeCommitter } from './pipeline/open-cascade-committer.js';
+import { primarySwapStore } from './fingerprint-index/primary-swap.js';
+import type { ConfirmedMirror } from './primary/host-mirror-evidence.js';
+import { PrimarySwapper, type Swapped } from './pipeline/primary-swapper.js';
 import { forgetSkips } from './fingerprint-index/forget-skips.js';
 
 /** What the crawl needs back for a committed page. */
@@ -62,49 +56,12 @@ export interface PipelineOptions {
   readonly primarySwap?: boolean;
 }
 
-/** A duplicate that took the place of its cluster's stored document: its corpus line is due, the displaced one's is superseded. */
-interface Swapped {
-  readonly id: number;
-  readonly replaced: { readonly id: number; readonly url: string };
-}
-
 /** A page the index stored, with its id: its corpus line is due. */
 interface StoredPage {
   readonly analyzed: AnalyzedPage;
   readonly id: number;
   /** Its flags' kinds (corpus.jsonl `flags`), or null when the cascade is off. */
   readonly flags: readonly string[] | null;
-}
-
-/**
- * The cascade's committing half for an index (null when every stage is off): its tables in the
- * SQLite database, written in the index's transactions; or beside a PostgreSQL index, written after.
- */
-async function openCascadeCommitter(options: Config['cascade'], index: IndexBackend): Promise<CascadeCommitter | null> {
-  if (!cascadeOn(options)) return null;
-  if (index instanceof SqliteIndexBackend) return new CascadeCommitter(options, index.index.exclusive((db) => new SqliteCascadeTables(db)));
-  if (index instanceof PgFingerprintIndex) {
-    const persistence = new BufferedCascadePersistence(await PgCascadeTables.open(index.session));
-    await persistence.refresh();
-    return new CascadeCommitter(options, persistence);
-  }
-  throw new StorageError(`The cascade cannot keep its records beside index \`${index.label}\` (neither SQLite nor PostgreSQL)`);
-}
-
-/** How often a pipeline with the primary swap reads the host mirrors other processes confirmed. */
-const mirrorPollMs = 2000;
-
-/** One side of a swap as the primary choice reads it: citations are links from hosts other than both contenders'. */
-function contenderOf(row: SwapContender, hosts: readonly (string | null)[], onMirrorHost: boolean): PrimaryContender {
-  let inLinks = 0;
-  for (const from of row.linkedFrom) {
-    const host = urlHost(from);
-    if (host !== null && !hosts.includes(host)) inLinks++;
-  }
-  return {
-    id: row.id, url: row.url, finalUrl: row.finalUrl, canonicalUrl: row.canonicalUrl, publishedAt: row.publishedAt,
-    lastModified: row.lastModified, textLength: row.textLength ?? undefined, depth: row.depth, inLinks, onMirrorHost,
-  };
 }
 
 function newCounters(): PipelineCounters {
@@ -135,13 +92,11 @@ export class Pipeline {
   private readonly faultFreeze: FaultFreeze | null = faultFreezeFromEnv();
   /** Corpus lines this pipeline has appended (counted only for the hook). */
   private linesWritten = 0;
-  /** The primary swap's operations on the index, or null when the swap is off. */
-  private readonly swaps: PrimarySwapStore | null;
-  /** Host mirrors as this pipeline's verdicts show them (with the swap on). */
-  readonly hostMirrors = new HostMirrorEvidence();
+  /** The primary swap and host mirror evidence, or null when the swap is off. */
+  private readonly swapper: PrimarySwapper | null;
 
-  private constructor(dataDir: string, config: Config, index: IndexBackend, corpus: CorpusWriter, cascade: CascadeCommitter | null, swaps: PrimarySwapStore | null) {
-    this.swaps = swaps;
+  private constructor(dataDir: string, config: Config, index: IndexBackend, corpus: CorpusWriter, cascade: CascadeCommitter | null, primarySwap: boolean) {
+    this.swapper = primarySwap ? new PrimarySwapper(primarySwapStore(index, () => writerIdOf(dataDir)), config.report.primaryWeights, this.faultFreeze) : null;
     this.cascade = cascade;
     this.dataDir = dataDir;
     this.config = config;
@@ -175,8 +130,7 @@ export class Pipeline {
     try {
       cascade = await openCascadeCommitter(config.cascade, index);
       corpus = CorpusWriter.open(join(dataDir, corpusFileName));
-      const swaps = options.primarySwap === true ? primarySwapStore(index, () => writerIdOf(dataDir)) : null;
-      pipeline = new Pipeline(dataDir, config, index, corpus, cascade, swaps);
+      pipeline = new Pipeline(dataDir, config, index, corpus, cascade, options.primarySwap === true);
       // A swap killed between its commit and its corpus lines left a displaced document's line live.
       await pipeline.supersedeDisplaced();
     } catch (error) {
@@ -193,8 +147,8 @@ export class Pipeline {
    * invariant 6). Returns the lines superseded.
    */
   async supersedeDisplaced(compact = false): Promise<number> {
-    if (this.swaps === null && this.corpus.supersededCount === 0) return 0;
-    const displaced = this.swaps === null ? new Set<number>() : await this.swaps.displacedAmong(this.corpus.liveIds());
+    if (this.swapper === null && this.corpus.supersededCount === 0) return 0;
+    const displaced = this.swapper === null ? new Set<number>() : await this.swapper.displacedAmong(this.corpus.liveIds());
     return this.index.corpusTransaction([], () => {
       this.corpus.refresh();
       const superseded = this.corpus.supersede([...displaced].map((id) => ({ id, by: 0 })));
@@ -237,23 +191,22 @@ export class Pipeline {
       }
     }
     const decisions = analyzed.length === 1 ? [await this.commit(analyzed[0]!)] : await this.commitMany(analyzed);
-    const confirmed = this.confirmedNow;
-    this.confirmedNow = [];
+    const confirmed = this.swapper?.takeConfirmed() ?? [];
     positions.forEach((i, j) => {
       const page = analyzed[j]!;
       results[i] = {
         decision: decisions[j]!, finalUrl: page.finalUrl, title: page.meta.title ?? '', detail: page.skip?.detail ?? '',
-        copyOfHost: this.copyOfHost.get(page.url) ?? null, confirmedMirrors: j === 0 ? confirmed : [],
+        copyOfHost: this.swapper?.copyOfHost(page.url) ?? null, confirmedMirrors: j === 0 ? confirmed : [],
       };
     });
-    this.copyOfHost.clear();
+    this.swapper?.clearCopies();
     return results as CommitResult[];
   }
 
   /** Sends one analysed page to the index (or records its skip), then writes the corpus line of a stored page. */
   async commit(analyzed: CascadedPage): Promise<Decision> {
     // The cascade's writes ride on checkAndInsertMany's transaction.
-    if (this.cascade !== null || this.swaps !== null) return (await this.commitMany([analyzed]))[0]!;
+    if (this.cascade !== null || this.swapper !== null) return (await this.commitMany([analyzed]))[0]!;
     this.assertOpen();
     const candidate = this.candidateOf(analyzed);
     if (candidate === null) return this.skip(analyzed);
@@ -293,10 +246,10 @@ export class Pipeline {
     const judged = candidates.length === 0 ? [] : await this.index.checkAndInsertMany(candidates, within);
     // A backend that cannot run `within` in its transaction (PostgreSQL): right after it.
     if (within !== undefined && judged.length > 0 && this.index.callsWithin !== true) within(judged);
-    const swapped = new Map<number, Swapped>();
-    if (this.swaps !== null) {
-      await this.swapPrimaries(pages, positions, judged, swapped);
-      await this.shareMirrors();
+    let swapped: Swapped[] = [];
+    if (this.swapper !== null) {
+      swapped = await this.swapper.swapPrimaries(pages, positions, judged);
+      await this.swapper.shareMirrors();
     }
     const stored: StoredPage[] = [];
     for (let j = 0; j < positions.length; j++) {
@@ -309,7 +262,7 @@ export class Pipeline {
     if (this.cascade !== null) countFlags(this.counters.flagged!, this.cascade.takeLateFlags());
     await this.cascade?.flush();
     // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
-    await this.writeCorpusLines(stored, [...swapped.values()]);
+    await this.writeCorpusLines(stored, swapped);
     for (let j = 0; j < positions.length; j++) await this.afterDecision(pages[positions[j]!]!, judged[j]!);
     for (let i = 0; i < pages.length; i++) decisions[i] ??= await this.skip(pages[i]!);
     return decisions as Decision[];
@@ -476,87 +429,6 @@ export class Pipeline {
     if (hook === null || hook.phase !== phase || this.linesWritten + due < hook.afterStored) return;
     freezeForever(`${phase} after ${this.linesWritten + due} new stored documents`);
   }
-
-  /**
-   * The primary swap of a batch's duplicates (exact or near, a repeated decision included, so that a
-   * swap a kill interrupted is made by the next run): each whose evidence beats its cluster's stored
-   * document's (prefer-primary.ts) takes its place (primary-swap.ts), and its decision becomes
-   * `stored` with `replaced`. Host mirror evidence is gathered from every verdict on the way.
-   */
-  private async swapPrimaries(pages: readonly CascadedPage[], positions: readonly number[], judged: Decision[], swapped: Map<number, Swapped>): Promise<void> {
-    const weights = this.config.report.primaryWeights;
-    for (let j = 0; j < positions.length; j++) {
-      const decision = judged[j]!;
-      const page = pages[positions[j]!]!;
-      const host = urlHost(page.finalUrl ?? page.url);
-      if (host !== null && decision.repeated !== true) this.hostMirrors.judged(host);
-      if (decision.kind !== 'exact' && decision.kind !== 'near') {
-        if (decision.kind === 'similar') this.noteCopy(page, host, urlHost(decision.matchUrl));
-        continue;
-      }
-      const found = await this.swaps!.contenders(decision.id);
-      if (found === null) continue;
-      const storedHost = urlHost(found.stored.finalUrl ?? found.stored.url);
-      const hosts = [host, storedHost];
-      const stored = contenderOf(found.stored, hosts, storedHost !== null && host !== null && this.hostMirrors.mirrors(storedHost, host));
-      const challenger = contenderOf(found.challenger, hosts, host !== null && storedHost !== null && this.hostMirrors.mirrors(host, storedHost));
-      const wins = found.sameFingerprint && preferPrimary(stored, challenger, weights).challengerWins;
-      if (!wins || !(await this.swaps!.swap(decision.id, found.stored.id))) {
-        this.noteCopy(page, host, storedHost);
-        continue;
-      }
-      this.swapsMade++;
-      const hook = this.faultFreeze;
-      if (hook !== null && hook.phase === 'swap' && this.swapsMade >= hook.afterStored) freezeForever(`swap after ${this.swapsMade} swaps`);
-      const replaced = { id: found.stored.id, url: found.stored.url };
-      judged[j] = { kind: 'stored', id: decision.id, replaced };
-      swapped.set(decision.id, { id: decision.id, replaced });
-      const confirmed = storedHost === null || host === null ? null : this.hostMirrors.copy(storedHost, host);
-      if (confirmed !== null) this.confirmed(confirmed);
-    }
-  }
-
-  /** Mirrors this pipeline confirmed and has not published yet, and when it last read the others'. */
-  private unpublished: ConfirmedMirror[] = [];
-  private mirrorsReadAt = 0;
-
-  /**
-   * Shares host mirrors with the other processes of the index (primary-swap.ts): publishes the ones
-   * confirmed here, and, every `mirrorPollMs`, adopts the ones others confirmed (a partitioned crawl's
-   * mirror host may be crawled by a process that never sees the swaps that show it a mirror).
-   */
-  private async shareMirrors(): Promise<void> {
-    for (const m of this.unpublished.splice(0)) await this.swaps!.publishMirror(m);
-    const now = Date.now();
-    if (now - this.mirrorsReadAt < mirrorPollMs) return;
-    this.mirrorsReadAt = now;
-    for (const m of await this.swaps!.sharedMirrors()) {
-      const adopted = this.hostMirrors.adopt(m);
-      if (adopted !== null) this.confirmedNow.push(adopted);
-    }
-  }
-
-  /** Primary swaps this pipeline made (counted only for the kill tests' hook). */
-  private swapsMade = 0;
-
-  /** Mirrors confirmed since the last commitExtractedMany. */
-  private confirmedNow: ConfirmedMirror[] = [];
-
-  /** A page of `host` is a copy of a page of `of`: host mirror evidence, and the note for the crawl. */
-  private noteCopy(page: AnalyzedPage, host: string | null, of: string | null): void {
-    if (host === null || of === null || host === of) return;
-    this.copyOfHost.set(page.url, of);
-    const confirmed = this.hostMirrors.copy(host, of);
-    if (confirmed !== null) this.confirmed(confirmed);
-  }
-
-  private confirmed(mirror: ConfirmedMirror): void {
-    this.confirmedNow.push(mirror);
-    this.unpublished.push(mirror);
-  }
-
-  /** Pages of the current batch that are copies of another host's page, by URL → that host. */
-  private readonly copyOfHost = new Map<string, string>();
 
   private async recordLinksOf(analyzed: AnalyzedPage): Promise<void> {
     const links = analyzed.page?.links ?? [];
