@@ -13,6 +13,7 @@ import type { CheerioAPI } from 'cheerio';
 import { extractParsedPage, parsePage } from '../analyze/analyze-page.js';
 import type { CommitResult, Pipeline } from '../pipeline.js';
 import type { ExtractedPage, PageInput } from '../types.js';
+import { firstLine } from './fetch-failure.js';
 
 /** A fetched page as the crawl hands it over: its input record and its decoded HTML. */
 export interface FetchedPage {
@@ -23,11 +24,6 @@ export interface FetchedPage {
 /** A fetched page's verdict, with the links the page carries (none when it could not be read). */
 export interface FetchedPageResult extends CommitResult {
   readonly links: readonly string[];
-}
-
-function firstLine(message: string): string {
-  const line = message.split('\n', 1)[0]!.trim();
-  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
 /** A page parsed and extracted, or why it could not be: parse failures are the page's (a skip), extractor failures ours too (an error). */

@@ -49,25 +49,8 @@ export { crawleeFolderName } from '../store/data-folder.js';
 
 export type { CrawlOptions, CrawlPageEvent, CrawlPartitionOptions, CrawlProgress, CrawlSummary, PartitionSummary } from './crawl-types.js';
 import type { CrawlOptions, CrawlPageEvent, CrawlProgress, CrawlSummary } from './crawl-types.js';
-
-function lastModifiedIso(header: string | string[] | undefined): string | null {
-  if (typeof header !== 'string') return null;
-  const ms = Date.parse(header);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
-}
-
-function firstLine(message: string): string {
-  const line = message.split('\n', 1)[0]!.trim();
-  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
-}
-
-/** The first informative line of a fetch error (crawlee prefixes connection errors with a session notice). */
-function failureDetail(error: Error): string {
-  const lines = String(error.message).split('\n').map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('Detected a session error') && !line.startsWith('at '));
-  return firstLine(lines[0] ?? error.name);
-}
-
+import { failureDetail, firstLine, lastModifiedIso } from './fetch-failure.js';
+import { checkUserAgent } from './check-user-agent.js';
 
 /** What one run of a crawl changes as it goes. */
 interface CrawlRun {
@@ -366,16 +349,6 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   } finally {
     lock.release();
     if (failed && !existed) removeUnusedDataFolder(dataDir); // e.g. PostgreSQL unreachable: no --data left behind
-  }
-}
-
-/**
- * A User-Agent is one header line: CR or LF (or another control character) would split or break the
- * request (and every request of the crawl would fail), so it is refused before anything is touched.
- */
-function checkUserAgent(userAgent: unknown): void {
-  if (typeof userAgent !== 'string' || userAgent.trim() === '' || /[\x00-\x08\x0a-\x1f\x7f]/.test(userAgent)) {
-    throw new ValidationError(`Expected \`crawl.userAgent\` (--user-agent) to be one line of text without control characters, got ${typeof userAgent === 'string' ? JSON.stringify(userAgent) : describeValue(userAgent)}`);
   }
 }
 
