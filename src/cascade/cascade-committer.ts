@@ -18,6 +18,7 @@ import { flagRowsOf, type FlagRow } from './flag-row.js';
 import { IndexedCascadeStore, type CascadeRecordSource } from './indexed-cascade-store.js';
 import { compareCascade } from './run-cascade.js';
 import { compiledFlag } from './compiled-flag.js';
+import { sharedCount } from '../fingerprint/sketch-similarity.js';
 import { decodeCascadeRecord } from './cascade-record-codec.js';
 import type { PageCascade } from './page-cascade.js';
 import { synonymisedFlag, type SynonymLookup } from './synonymised-flag.js';
@@ -112,20 +113,22 @@ export class CascadeCommitter {
   }
 
   /**
-   * A page stored before its sources is flagged when they come: the stored pages sharing shingles
-   * with the new page `id` (not yet flagged) are judged again from their stored records, so that
-   * whether a page is `compiled`, and its sources, do not depend on the order the pages came in (a
-   * crawl's order follows its fetches' timing). The flag row replaces any earlier one of the page
-   * (url, kind). After a reopen the set of flagged ids starts empty: a page flagged before and again
-   * is then counted again in this run's counters (its row is still one).
+   * A page stored before its sources is flagged when they come: the stored pages that the new page
+   * `id` may be a source of — it holds at least half of `minSourceShare` of their shingles, the
+   * whole of it for pages flagged already (for them it must be a source, not a lead) — are judged
+   * again from their stored records, so that whether a page is `compiled`, and its sources, do not
+   * depend on the order the pages came in (a crawl's order follows its fetches' timing). The flag
+   * row replaces any earlier one of the page (url, kind). After a reopen the set of flagged ids
+   * starts empty: a page flagged before and again is then counted again in this run's counters (its
+   * row is still one).
    */
   #rejudgeCompiled(id: number, record: CascadeRecord): FlagRow[] {
     const options = this.options.compiled;
     if (!options.enabled || options.test !== 'containment') return [];
     const rows: FlagRow[] = [];
-    for (const { page } of this.store.shingleCandidates(record.shingles, MAX_REJUDGED + 1, 2)) {
+    for (const page of this.store.pagesSharing(record.shingles, MAX_REJUDGED + 1, options.minSourceShare / 2)) {
       if (page.id === id) continue;
-      // Flagged pages too: a new source adds to the evidence (the row is replaced).
+      if (this.#compiled.has(page.id) && sharedShare(page.record.shingles, record.shingles) < options.minSourceShare) continue;
       const flag = compiledFlag(page.record, this.store, options, page.id);
       if (flag === null) continue;
       if (!this.#compiled.has(page.id)) this.#late.push(flag);
@@ -164,6 +167,11 @@ export class CascadeCommitter {
     if (rows.length > 0) this.#persistence.writeFlags(rows);
     return out;
   }
+}
+
+/** The share of `of` (sorted distinct) that `by` (sorted distinct) holds. */
+function sharedShare(of: Uint32Array, by: Uint32Array): number {
+  return of.length === 0 ? 0 : sharedCount(of, by) / of.length;
 }
 
 /** Stored pages that a new page may be a source of, judged again (at most). */

@@ -1,59 +1,76 @@
 /**
  * A page's cascade record as bytes: made where the page is analysed (a worker thread) and sent as
  * one buffer; decoded on the committing thread with no copy (typed-array views on the bytes) and the
- * stems and terms only when a stage reads them; stored as a prefix of the same bytes (the
- * `cascade_records` table, SQLite and PostgreSQL).
+ * stems only when a stage reads them; stored as a prefix of the same bytes (the `cascade_records`
+ * table, SQLite and PostgreSQL).
  *
- * Layout, 32-bit words in the machine's byte order (as bucket_counts; neardup runs on little-endian
- * machines): header of 8 words — version | tag flag << 8, language (3 Latin-1 bytes), words,
- * shingle count, tag-sketch count, stem bytes, paragraph count, stored length (bytes of the prefix);
- * then the word shingles, the grammar sketch, the stems (UTF-8, joined by '\n', padded to 4 bytes) —
- * the stored prefix ends here: a stored page is compared through its page-level arrays only — then
- * per paragraph (words, shingle count, term count), the paragraphs' shingles and their terms.
- * A page's terms are the hashes of its stems (termHash), so they are not stored.
+ * Layout (version 3), 32-bit words in the machine's byte order (as bucket_counts; neardup runs on
+ * little-endian machines): header of 6 words — version | tag flag << 8, language (3 Latin-1 bytes),
+ * words, shingle count, tag-sketch count, term count; then the sampled word shingles, the grammar
+ * sketch, the page's 16-bit terms (padded to 4 bytes) — the stored prefix ends here: a stored page
+ * is compared through these page-level arrays only (~0.5–1 KB a page) — then, for the page being
+ * judged only: stem bytes and paragraph count (2 words), the stems (UTF-8, joined by '\n', padded to
+ * 4 bytes), per paragraph (words, shingle count, term count), the paragraphs' shingles and terms.
+ *
+ * Version 2 records (stored by earlier releases: every shingle, a 256-value grammar sketch, the
+ * stems instead of terms) are read as version 3 would have made them: shingles sampled, the
+ * sketch's 64 smallest values, the stems' terms.
  */
 import { CascadeModelError } from '../errors.js';
-import { SKETCH_SIZE, packedRecordOf, termHash, type CascadeRecord, type PackedRecord, type ParagraphProfile } from './cascade-record.js';
+import { SKETCH_SIZE, TAG_SKETCH_SIZE, isSampledShingle, packedRecordOf, termHash, type CascadeRecord, type PackedRecord, type ParagraphProfile } from './cascade-record.js';
 import { sortedDistinctInPlace } from './shingle-sketch.js';
 
-const VERSION = 2;
-const HEADER_WORDS = 8;
+const VERSION = 3;
+const HEADER_WORDS = 6;
+/** The transient section's own header: stem bytes, paragraph count. */
+const TRANSIENT_HEADER_WORDS = 2;
+const V2 = 2;
+const V2_HEADER_WORDS = 8;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The record's bytes; `withParagraphs`: the paragraph section too (the page being judged needs it). */
+/** Words that `count` 16-bit terms take. */
+function termWords(count: number): number {
+  return Math.ceil(count / 2);
+}
+
+/** The record's bytes; `withParagraphs`: the stems and paragraph section too (the page being judged needs them). */
 export function encodeCascadeRecord(record: CascadeRecord, withParagraphs = true): Uint8Array {
   const packedRecord = packedRecordOf(record);
-  // The stems' UTF-8: as the record made it, else written straight into the record's words.
-  const utf8 = packedRecord?.stemUtf8 ?? null;
-  const joined = utf8 === null ? record.stems.join('\n') : '';
-  const stemBytes = utf8 === null ? Buffer.byteLength(joined, 'utf8') : utf8.length;
   const tag = record.tagSketch ?? new Uint32Array(0);
-  const stemWords = Math.ceil(stemBytes / 4);
-  const storedWords = HEADER_WORDS + record.shingles.length + tag.length + stemWords;
+  const terms = record.terms;
+  const storedWords = HEADER_WORDS + record.shingles.length + tag.length + termWords(terms.length);
+  // The stems' UTF-8: as the record made it, else encoded here.
+  const utf8 = !withParagraphs ? null : packedRecord?.stemUtf8 ?? null;
+  const joined = !withParagraphs || utf8 !== null ? '' : record.stems.join('\n');
+  const stemBytes = utf8 === null ? Buffer.byteLength(joined, 'utf8') : utf8.length;
   const packed = withParagraphs ? packedRecord : undefined;
   const paragraphs = !withParagraphs ? [] : packed === undefined ? record.paragraphs : null;
   const paragraphCount = packed !== undefined ? packed.triples.length / 3 : paragraphs!.length;
-  const words = new Uint32Array(storedWords + paragraphSectionWords(packed, paragraphs));
+  const transientWords = withParagraphs ? TRANSIENT_HEADER_WORDS + Math.ceil(stemBytes / 4) + paragraphSectionWords(packed, paragraphs) : 0;
+  const words = new Uint32Array(storedWords + transientWords);
   const language = record.language.padEnd(3, ' ');
   words[0] = VERSION | (record.tagSketch === null ? 0 : 1 << 8);
   words[1] = (language.charCodeAt(0) & 0xff) | ((language.charCodeAt(1) & 0xff) << 8) | ((language.charCodeAt(2) & 0xff) << 16);
   words[2] = record.words;
   words[3] = record.shingles.length;
   words[4] = tag.length;
-  words[5] = stemBytes;
-  words[6] = paragraphCount;
-  words[7] = 4 * storedWords;
+  words[5] = terms.length;
   let at = HEADER_WORDS;
   words.set(record.shingles, at);
   at += record.shingles.length;
   words.set(tag, at);
   at += tag.length;
+  new Uint16Array(words.buffer, 4 * at, terms.length).set(terms);
+  at += termWords(terms.length);
+  if (!withParagraphs) return new Uint8Array(words.buffer);
+  words[at++] = stemBytes;
+  words[at++] = paragraphCount;
   const stemArea = new Uint8Array(words.buffer, 4 * at, stemBytes);
   if (utf8 === null) encoder.encodeInto(joined, stemArea);
   else stemArea.set(utf8);
-  at += stemWords;
+  at += Math.ceil(stemBytes / 4);
   if (packed !== undefined) {
     // cascadeRecordOfTable's section is in this very layout.
     for (const part of [packed.triples, packed.shingles, packed.terms]) {
@@ -91,9 +108,15 @@ function writeParagraphs(paragraphs: readonly ParagraphProfile[], words: Uint32A
   }
 }
 
-/** The stored prefix of encoded bytes (no paragraph section). */
+/** Words of the stored prefix of a version-3 record. */
+function storedWordsOf(words: Uint32Array): number {
+  return HEADER_WORDS + words[3]! + words[4]! + termWords(words[5]!);
+}
+
+/** The stored prefix of encoded bytes (no stems, no paragraph section). */
 export function storedPart(bytes: Uint8Array): Uint8Array {
-  return bytes.subarray(0, wordsOf(bytes)[7]!);
+  const words = wordsOf(bytes);
+  return bytes.subarray(0, (words[0]! & 0xff) === V2 ? words[7]! : 4 * storedWordsOf(words));
 }
 
 /** The bytes as 32-bit words: a view when they are 4-byte aligned, else a copy. */
@@ -103,7 +126,9 @@ function wordsOf(bytes: Uint8Array): Uint32Array {
   }
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
-  if ((words[0]! & 0xff) !== VERSION) throw new CascadeModelError(`Expected a cascade record of version ${VERSION}, got version ${words[0]! & 0xff}`);
+  const version = words[0]! & 0xff;
+  if (version !== VERSION && version !== V2) throw new CascadeModelError(`Expected a cascade record of version ${VERSION} or ${V2}, got version ${version}`);
+  if (version === V2 && words.length < V2_HEADER_WORDS) throw new CascadeModelError(`Expected a version ${V2} cascade record of at least ${4 * V2_HEADER_WORDS} bytes, got ${bytes.length}`);
   return words;
 }
 
@@ -123,51 +148,84 @@ function paragraphsOf(words: Uint32Array, at: number, count: number): ParagraphP
   return out;
 }
 
-/** The term hashes of stems, in their order (an indexed loop: Uint32Array.from walks an iterator). */
-function termsOf(stems: readonly string[]): Uint32Array {
-  const out = new Uint32Array(stems.length);
-  for (let i = 0; i < stems.length; i++) out[i] = termHash(stems[i]!);
-  return out;
+function languageOf(words: Uint32Array): string {
+  const lang = words[1]!;
+  return String.fromCharCode(lang & 0xff, (lang >>> 8) & 0xff, (lang >>> 16) & 0xff).trimEnd();
 }
 
-/** The record of encodeCascadeRecord's bytes (paragraphs empty for a stored prefix). Views share the bytes. */
+/** The stems of UTF-8 bytes joined by '\n'. */
+function stemsOfUtf8(bytes: Uint8Array): string[] {
+  const text = decoder.decode(bytes);
+  return text === '' ? [] : text.split('\n');
+}
+
+/**
+ * The record of encodeCascadeRecord's bytes (stems and paragraphs empty for a stored prefix). Views
+ * share the bytes; the stems are decoded when first read.
+ */
 export function decodeCascadeRecord(bytes: Uint8Array): CascadeRecord {
   const words = wordsOf(bytes);
+  if ((words[0]! & 0xff) === V2) return decodeVersion2(words);
   const shingleCount = words[3]!;
   const tagCount = words[4]!;
-  const stemBytes = words[5]!;
+  const termCount = words[5]!;
   let at = HEADER_WORDS;
   const shingles = words.subarray(at, at + shingleCount);
   at += shingleCount;
   const tag = words.subarray(at, at + tagCount);
   at += tagCount;
-  const stemStart = 4 * at;
-  at += Math.ceil(stemBytes / 4);
-  const paragraphs = words[6]! > 0 && 4 * at < words.byteLength ? paragraphsOf(words, at, words[6]!) : [];
-  const lang = words[1]!;
-  let stems: string[] | null = null;
-  let terms: Uint32Array | null = null;
-  const stemsOf = (): string[] => {
-    if (stems === null) {
-      const text = decoder.decode(new Uint8Array(words.buffer, words.byteOffset + stemStart, stemBytes));
-      stems = text === '' ? [] : text.split('\n');
-    }
-    return stems;
-  };
+  // Widened once: the stages compare terms as 32-bit values.
+  const terms = Uint32Array.from(new Uint16Array(words.buffer, words.byteOffset + 4 * at, termCount));
+  at += termWords(termCount);
+  let stems: string[] = [];
+  let paragraphs: ParagraphProfile[] = [];
+  let stemBytes: Uint8Array | null = null;
+  if (at + TRANSIENT_HEADER_WORDS <= words.length) {
+    const stemByteCount = words[at]!;
+    const paragraphCount = words[at + 1]!;
+    at += TRANSIENT_HEADER_WORDS;
+    stemBytes = new Uint8Array(words.buffer, words.byteOffset + 4 * at, stemByteCount);
+    at += Math.ceil(stemByteCount / 4);
+    if (paragraphCount > 0) paragraphs = paragraphsOf(words, at, paragraphCount);
+  }
+  let decoded = stemBytes === null;
   return {
-    language: String.fromCharCode(lang & 0xff, (lang >>> 8) & 0xff, (lang >>> 16) & 0xff).trimEnd(),
+    language: languageOf(words),
     words: words[2]!,
     get stems() {
-      return stemsOf();
+      if (!decoded) {
+        stems = stemsOfUtf8(stemBytes!);
+        decoded = true;
+      }
+      return stems;
     },
     wordSketch: shingles.subarray(0, SKETCH_SIZE),
     shingles,
-    get terms() {
-      terms ??= sortedDistinctInPlace(termsOf(stemsOf()));
-      return terms;
-    },
+    terms,
     tagSketch: (words[0]! & (1 << 8)) !== 0 ? tag : null,
     paragraphs,
+  };
+}
+
+/** A version-2 stored record, as version 3 would have made it (its paragraphs, never stored, left out). */
+function decodeVersion2(words: Uint32Array): CascadeRecord {
+  let at = V2_HEADER_WORDS;
+  const shingles = words.subarray(at, at + words[3]!).filter(isSampledShingle);
+  at += words[3]!;
+  const tag = words.slice(at, at + Math.min(words[4]!, TAG_SKETCH_SIZE));
+  at += words[4]!;
+  const stems = stemsOfUtf8(new Uint8Array(words.buffer, words.byteOffset + 4 * at, words[5]!));
+  const terms = new Uint32Array(stems.length);
+  for (let i = 0; i < stems.length; i++) terms[i] = termHash(stems[i]!);
+  return {
+    language: languageOf(words),
+    words: words[2]!,
+    stems: [],
+    wordSketch: shingles.subarray(0, SKETCH_SIZE),
+    shingles,
+    terms: sortedDistinctInPlace(terms),
+    tagSketch: (words[0]! & (1 << 8)) !== 0 ? tag : null,
+    paragraphs: [],
   };
 }
 

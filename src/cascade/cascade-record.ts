@@ -12,7 +12,7 @@ import { tokenTable, type TokenTable } from '../text/token-table.js';
 import { posTags } from './pos-tags.js';
 import { fmix32 } from '../fingerprint/murmur-hash.js';
 import { bottomK, bottomKInto, fnv1a, runsScratchLength, shingleHashes, shingleHashesOfInto, sortRunsAndUnion, sortedDistinctInPlace } from './shingle-sketch.js';
-import { tokenInfos, tokenInfosWords, type TokenInfos } from './token-infos.js';
+import { termOfHash, tokenInfos, tokenInfosWords, type TokenInfos } from './token-infos.js';
 
 /** How a page's grammar is written down for the `synonymised` fingerprint. */
 export type GrammarTagger = 'shape' | 'pos';
@@ -20,9 +20,9 @@ export type GrammarTagger = 'shape' | 'pos';
 export interface ParagraphProfile {
   /** Tokens in the paragraph. */
   readonly words: number;
-  /** Distinct hashes of its word 3-shingles (normalised tokens; stop-word-only ones left out), ascending. */
+  /** Distinct sampled hashes (isSampledShingle) of its word 3-shingles (normalised tokens; stop-word-only ones left out), ascending. */
   readonly shingles: Uint32Array;
-  /** Distinct hashes of its content stems (stop words left out), ascending. */
+  /** Distinct 16-bit terms of its content stems (termHash; stop words left out), ascending. */
   readonly terms: Uint32Array;
 }
 
@@ -30,15 +30,18 @@ export interface CascadeRecord {
   readonly language: string;
   /** Tokens of the page. */
   readonly words: number;
-  /** Distinct content stems, in order of first occurrence (synonym comparison). */
+  /**
+   * Distinct content stems, in order of first occurrence (the page being judged: its synonym
+   * comparison); empty for a stored record, which keeps only their terms.
+   */
   readonly stems: readonly string[];
-  /** Bottom-k sketch of the word 3-shingles. */
+  /** Bottom-k sketch of the sampled word 3-shingles (their SKETCH_SIZE smallest). */
   readonly wordSketch: Uint32Array;
-  /** Distinct word 3-shingle hashes of the whole page, ascending (the paragraphs' union). */
+  /** Distinct sampled word 3-shingle hashes of the whole page, ascending (the paragraphs' union). */
   readonly shingles: Uint32Array;
-  /** Distinct content-term hashes of the whole page, ascending (the paragraphs' union). */
+  /** Distinct 16-bit content terms of the whole page, ascending (the paragraphs' union; termHash of the stems). */
   readonly terms: Uint32Array;
-  /** Bottom-k sketch of the grammar-tag 8-shingles, or null when the language has no tagger. */
+  /** Bottom-k sketch (TAG_SKETCH_SIZE) of the grammar-tag 8-shingles, or null when the language has no tagger. */
   readonly tagSketch: Uint32Array | null;
   readonly paragraphs: readonly ParagraphProfile[];
 }
@@ -55,16 +58,35 @@ export interface CascadeRecordOptions {
 export const WORD_SHINGLE = 3;
 export const TAG_SHINGLE = 8;
 export const SKETCH_SIZE = 256;
+/**
+ * Values of the grammar sketch: a spun copy's grammar stays close to its source's (Jaccard ≥ ~0.3 at
+ * half its words replaced), and 64 values tell that from an unrelated page's (~0.05) as 256 did in
+ * eval:cascade, at a quarter of the bytes a stored page keeps.
+ */
+export const TAG_SKETCH_SIZE = 64;
+/**
+ * One word shingle in SHINGLE_SAMPLE is kept (its low bits 0), on every page alike, so that shares
+ * measured on the kept ones estimate the shares of all (a paragraph of 50 words keeps ~6): the
+ * `compiled` stage and the store's postings work on them, and a stored page keeps an eighth of the
+ * bytes.
+ */
+export const SHINGLE_SAMPLE = 8;
+const SHINGLE_SAMPLE_MASK = SHINGLE_SAMPLE - 1;
 
-/** A content stem's term hash (never 0: 0 marks a stop word in tokenInfos). */
+/** Whether a word-shingle hash is one a record keeps. */
+export function isSampledShingle(hash: number): boolean {
+  return (hash & SHINGLE_SAMPLE_MASK) === 0;
+}
+
+/** A content stem's 16-bit term (never 0: 0 marks a stop word in tokenInfos). */
 export function termHash(stem: string): number {
-  return fmix32(fnv1a(stem)) || 1;
+  return termOfHash(fmix32(fnv1a(stem)) || 1);
 }
 
 /**
- * Word 3-shingle hashes of tokens [from, to), without those made of stop words only (stock phrases
- * such as "one of the" match every page and prove nothing), written into `out` from `at`; returns
- * how many.
+ * The sampled word 3-shingle hashes of tokens [from, to), without those made of stop words only
+ * (stock phrases such as "one of the" match every page and prove nothing), written into `out` from
+ * `at`; returns how many.
  */
 function paragraphShingles(ids: Int32Array, from: number, to: number, infos: TokenInfos, out: Uint32Array, at: number): number {
   const { hash, term } = infos;
@@ -73,7 +95,7 @@ function paragraphShingles(ids: Int32Array, from: number, to: number, infos: Tok
     let h = 0x9e3779b9;
     for (let k = from; k < to; k++) h = Math.imul(h ^ hash[ids[k]!]!, 0x01000193) + 0x7f4a7c15;
     out[at] = fmix32(h);
-    return 1;
+    return isSampledShingle(out[at]!) ? 1 : 0;
   }
   let kept = 0;
   for (let k = from; k + WORD_SHINGLE <= to; k++) {
@@ -81,7 +103,8 @@ function paragraphShingles(ids: Int32Array, from: number, to: number, infos: Tok
     const b = ids[k + 1]!;
     const c = ids[k + 2]!;
     if ((term[a]! | term[b]! | term[c]!) === 0) continue;
-    out[at + kept++] = shingle3(hash[a]!, hash[b]!, hash[c]!);
+    const h = shingle3(hash[a]!, hash[b]!, hash[c]!);
+    if (isSampledShingle(h)) out[at + kept++] = h;
   }
   return kept;
 }
@@ -103,7 +126,7 @@ function shingle3(a: number, b: number, c: number): number {
 function grammarSketch(table: TokenTable, text: string, language: string, tagger: GrammarTagger, shape: Uint32Array, scratch: Uint32Array): Uint32Array | null {
   if (tagger === 'pos') {
     const tags = posTags(text, language)?.tags ?? null;
-    return tags === null || tags.length === 0 ? null : bottomK(shingleHashes(tags, TAG_SHINGLE), SKETCH_SIZE);
+    return tags === null || tags.length === 0 ? null : bottomK(shingleHashes(tags, TAG_SHINGLE), TAG_SKETCH_SIZE);
   }
   const { ids, count } = table;
   if (stopWordsFor(language).size === 0 || count === 0) return null;
@@ -113,7 +136,7 @@ function grammarSketch(table: TokenTable, text: string, language: string, tagger
   for (let k = 0; k < count; k++) tags[k] = shape[ids[k]!]!;
   const n = shingleHashesOfInto(tags, TAG_SHINGLE, hashes);
   // The tags are no longer needed: their area takes the sketch.
-  return rest.subarray(0, bottomKInto(hashes.subarray(0, n), SKETCH_SIZE, rest));
+  return rest.subarray(0, bottomKInto(hashes.subarray(0, n), TAG_SKETCH_SIZE, rest));
 }
 
 /**

@@ -5,19 +5,20 @@
  * page, and reads the records of the few pages that share enough — never a scan over stored pages,
  * and no record of a page that shares nothing.
  *
- * Sampling (a hash is indexed when its low bits are 0, 1 in SAMPLE): a stored page's word shingles
- * and grammar-sketch values. A source covering 10% of a 600-word page shares ~60 shingles, ~7.5
- * sampled; a spun copy's grammar sketch (Jaccard ≥ 0.15 with its source) shares ≥ ~20 of 256
- * values, ~2.5 sampled: the thresholds below are set under those, and the stages decide on the full
- * arrays of the records read (compiled-flag.ts, synonymised-flag.ts).
+ * What is indexed: every word shingle a record keeps (records keep one in SHINGLE_SAMPLE already,
+ * cascade-record.ts), and one grammar-sketch value in GRAMMAR_SAMPLE (its low bit 0). A source
+ * covering 10% of a 600-word page shares ~60 shingles, ~7.5 kept; a spun copy's grammar sketch
+ * (Jaccard ≥ 0.15 with its source) shares ≥ ~5 of 64 values, ~2.5 indexed: the thresholds below are
+ * set under those, and the stages decide on the whole arrays of the records read (compiled-flag.ts,
+ * synonymised-flag.ts).
  */
 import type { CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { HashPostings, touchedIds } from './hash-postings.js';
 
-/** One hash in SAMPLE is indexed. */
-export const SAMPLE = 8;
-const SAMPLE_MASK = SAMPLE - 1;
+/** One grammar-sketch value in GRAMMAR_SAMPLE is indexed. */
+export const GRAMMAR_SAMPLE = 2;
+const GRAMMAR_MASK = GRAMMAR_SAMPLE - 1;
 
 /** Where the records are. */
 export interface CascadeRecordSource {
@@ -45,8 +46,8 @@ export class MemoryRecordSource implements CascadeRecordSource {
   }
 }
 
-function isSampled(hash: number): boolean {
-  return (hash & SAMPLE_MASK) === 0;
+function isIndexedGrammar(hash: number): boolean {
+  return (hash & GRAMMAR_MASK) === 0;
 }
 
 /**
@@ -68,25 +69,29 @@ class HitCounter {
 
   #scratch = new Int32Array(1024);
 
-  /** Counts a hit for every id `postings` holds under each sampled hash of `hashes`. */
-  countSampled(postings: HashPostings, hashes: Uint32Array): void {
+  /** Counts a hit for every id `postings` holds under each hash of `hashes` with its `mask` bits 0. */
+  count(postings: HashPostings, hashes: Uint32Array, mask: number): void {
     if (this.#scratch.length < 2 * hashes.length) this.#scratch = new Int32Array(2 * hashes.length);
-    postings.countHitsOfAll(hashes, SAMPLE_MASK, this.#counts, this.#touched, this.#scratch);
+    postings.countHitsOfAll(hashes, mask, this.#counts, this.#touched, this.#scratch);
   }
 
   /** The hits of the ids takeRanked last returned. */
   lastCounts = new Map<number, number>();
 
-  /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`; then resets. */
-  takeRanked(minHits: number, limit: number): number[] {
+  /**
+   * Ids with at least `minHits` (or minHitsOf(id)), ranked by `rank` (default: their hits), highest
+   * first (ties: smaller id), at most `limit`; then resets.
+   */
+  takeRanked(minHits: number, limit: number, minHitsOf?: (id: number) => number, rank?: (id: number, hits: number) => number): number[] {
     const counts = this.#counts;
     const { ids: touched, count: touchedCount } = this.#touched;
     // The `limit` best by insertion into a short sorted list: many pages may pass minHits, few are taken.
     const taken: number[] = [];
-    const before = (a: number, b: number) => counts[a]! > counts[b]! || (counts[a] === counts[b] && a < b);
+    const score = rank === undefined ? (id: number) => counts[id]! : (id: number) => rank(id, counts[id]!);
+    const before = (a: number, b: number) => score(a) > score(b) || (score(a) === score(b) && a < b);
     for (let t = 0; t < touchedCount; t++) {
       const id = touched[t]!;
-      if (counts[id]! < minHits) continue;
+      if (counts[id]! < (minHitsOf === undefined ? minHits : minHitsOf(id))) continue;
       if (taken.length === limit && !before(id, taken[limit - 1]!)) continue;
       let at = taken.length === limit ? limit - 1 : taken.length;
       while (at > 0 && before(id, taken[at - 1]!)) {
@@ -109,6 +114,8 @@ export class IndexedCascadeStore implements CascadeStore {
   /** Ids deleted since they were indexed (their postings stay; lookups skip them). */
   readonly #deleted = new Set<number>();
   readonly #hits = new HitCounter();
+  /** Per id, the shingles it was indexed with (pagesSharing's shares). */
+  #shingleCounts = new Int32Array(1024);
   #size = 0;
 
   constructor(source: CascadeRecordSource = new MemoryRecordSource()) {
@@ -130,9 +137,10 @@ export class IndexedCascadeStore implements CascadeStore {
     this.#deleted.delete(id);
     this.#hits.reserve(id);
     const tag = record.tagSketch;
-    if (tag !== null) for (let i = 0; i < tag.length; i++) if (isSampled(tag[i]!)) this.#grammar.add(tag[i]!, id);
+    if (tag !== null) for (let i = 0; i < tag.length; i++) if (isIndexedGrammar(tag[i]!)) this.#grammar.add(tag[i]!, id);
     const shingles = record.shingles;
-    for (let i = 0; i < shingles.length; i++) if (isSampled(shingles[i]!)) this.#shingles.add(shingles[i]!, id);
+    for (let i = 0; i < shingles.length; i++) this.#shingles.add(shingles[i]!, id);
+    this.#keepShingleCount(id, shingles.length);
     this.#size++;
   }
 
@@ -150,24 +158,39 @@ export class IndexedCascadeStore implements CascadeStore {
     return this.#deleted.has(id) ? undefined : this.#source.get(id);
   }
 
+  #keepShingleCount(id: number, count: number): void {
+    if (id >= this.#shingleCounts.length) {
+      const grown = new Int32Array(Math.max(id + 1, 2 * this.#shingleCounts.length));
+      grown.set(this.#shingleCounts);
+      this.#shingleCounts = grown;
+    }
+    this.#shingleCounts[id] = count;
+  }
+
   grammarCandidates(sketch: Uint32Array, minShared: number, limit: number): readonly StoredCascadePage[] {
-    const minHits = Math.max(1, Math.floor(minShared / SAMPLE));
-    return this.#pages(this.#lookUp(this.#grammar, sketch, minHits, limit));
+    const minHits = Math.max(1, Math.floor(minShared / GRAMMAR_SAMPLE));
+    this.#hits.count(this.#grammar, sketch, GRAMMAR_MASK);
+    return this.#pages(this.#hits.takeRanked(minHits, limit));
   }
 
   shingleCandidates(shingles: Uint32Array, limit: number, minShared = 1) {
-    // Half the sampled hits `minShared` would give on average, at least 2 (one shared stock phrase is no lead).
-    const minHits = Math.max(2, Math.floor(minShared / SAMPLE / 2));
-    // `shared` estimated from the sample (hits × SAMPLE), not counted: the stage decides on the full arrays.
-    const ids = this.#lookUp(this.#shingles, shingles, minHits, limit);
+    // Half of `minShared` (the hypergeometric test's vocabulary takes in pages under it too), at
+    // least 2 (one shared stock phrase is no lead).
+    this.#hits.count(this.#shingles, shingles, 0);
+    const ids = this.#hits.takeRanked(Math.max(2, Math.floor(minShared / 2)), limit);
     const hits = this.#hits.lastCounts;
-    return this.#pages(ids).map((page) => ({ page, shared: hits.get(page.id)! * SAMPLE }));
+    return this.#pages(ids).map((page) => ({ page, shared: hits.get(page.id)! }));
   }
 
-  /** Ids of the pages sharing at least `minHits` sampled hashes with `hashes`, most first, at most `limit`. */
-  #lookUp(postings: HashPostings, hashes: Uint32Array, minHits: number, limit: number): number[] {
-    this.#hits.countSampled(postings, hashes);
-    return this.#hits.takeRanked(minHits, limit);
+  /**
+   * The stored pages of which `shingles` hold at least `minShare` of their own shingles (those the
+   * page with these shingles may be a source of), largest share first, at most `limit`.
+   */
+  pagesSharing(shingles: Uint32Array, limit: number, minShare: number): StoredCascadePage[] {
+    const counts = this.#shingleCounts;
+    this.#hits.count(this.#shingles, shingles, 0);
+    const ids = this.#hits.takeRanked(2, limit, (id) => Math.max(2, Math.ceil(minShare * counts[id]!)), (id, hits) => hits / Math.max(1, counts[id]!));
+    return this.#pages(ids);
   }
 
   #pages(ids: readonly number[]): StoredCascadePage[] {

@@ -7,7 +7,7 @@
 import type { SynonymDictionary } from '../synonyms/synonym-dictionary.js';
 import type { SynonymisedFlag } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
-import { SKETCH_SIZE, termHash, type CascadeRecord } from './cascade-record.js';
+import { SKETCH_SIZE, TAG_SKETCH_SIZE, termHash, type CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { sketchJaccard } from './shingle-sketch.js';
 import { countAtMost } from '../fingerprint/sketch-similarity.js';
@@ -26,17 +26,15 @@ interface SynonymComparison {
 }
 
 /**
- * Compares the page's content stems with a source's, through synonym classes. `minExplained`: the
- * share of the page's stems that must be the source's own or synonyms of them; once that cannot be
- * reached the comparison stops and returns null (most grammar-close pages are no spun copies, and
- * the page's own stems tell so before the source's synonyms are looked up).
+ * Compares the page's content stems with a source's terms (a stored record keeps its stems' 16-bit
+ * terms, not the stems), through synonym classes: a page stem is the source's own when the source
+ * holds its term, substituted when it holds the term of a stem of one of its classes. `minExplained`:
+ * the share of the page's stems that must be explained so; once that cannot be reached the
+ * comparison stops and returns null (most grammar-close pages are no spun copies, and the page's
+ * own stems tell so before the classes' stems are looked up).
  */
 export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, synonyms: SynonymLookup, minExplained = 0): SynonymComparison | null {
-  if (minExplained > 0 && surelyBelow(page, source, synonyms, minExplained)) return null;
-  // Each source stem's position (its first, were one repeated).
-  const own = new Map<string, number>();
-  const sourceStems = source.stems;
-  for (let i = 0; i < sourceStems.length; i++) if (!own.has(sourceStems[i]!)) own.set(sourceStems[i]!, i);
+  const terms = source.terms;
   const stems = page.stems;
   const n = Math.max(1, stems.length);
   // Whether `unexplained` stems already keep the page under minExplained, whatever the rest are.
@@ -47,7 +45,7 @@ export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, 
   const open: (readonly number[])[] = [];
   const openStems: string[] = [];
   for (const s of stems) {
-    if (own.has(s)) {
+    if (holds(terms, termHash(s))) {
       equal++;
       continue;
     }
@@ -62,7 +60,7 @@ export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, 
   let substituted = 0;
   const examples: [string, string][] = [];
   for (let k = 0; k < open.length; k++) {
-    const from = synonymInSource(open[k]!, source.language, own, sourceStems, synonyms);
+    const from = synonymInSource(open[k]!, source.language, terms, synonyms);
     if (from === undefined) {
       if (hopeless(++unexplained)) return null;
       continue;
@@ -80,41 +78,12 @@ function holds(sorted: Uint32Array, value: number): boolean {
 }
 
 /**
- * A quick test before compareWithSynonyms builds the source's stems' map: true when page stems that
- * are surely not explained — no term hash of the source's and no synonym class — already keep the
- * page under `minExplained`. A stem whose hash the source holds counts as explained here (a hash may
- * collide), so true implies that compareWithSynonyms would find the page hopeless too; false
- * decides nothing. Relies on a record's invariant: its `terms` are the term hashes of its `stems`.
- * The source's terms are kept with its decoded record (made once, not a map per comparison), and on
- * the bench docs every compared candidate is rejected within ~the page's first fifth of stems.
+ * The source's stem standing for a page stem of classes `ids` (ascending): of the first class with a
+ * stem whose term the source holds, that stem (the class's first such).
  */
-function surelyBelow(page: CascadeRecord, source: CascadeRecord, synonyms: SynonymLookup, minExplained: number): boolean {
-  const terms = source.terms;
-  const stems = page.stems;
-  const n = Math.max(1, stems.length);
-  let unexplained = 0;
-  for (const s of stems) {
-    if (holds(terms, termHash(s)) || synonyms.classesOf(page.language, s).length > 0) continue;
-    // The same test as compareWithSynonyms's `hopeless`.
-    if ((stems.length - ++unexplained) / n < minExplained) return true;
-  }
-  return false;
-}
-
-/**
- * The source's stem standing for a page stem of classes `ids` (ascending): of the first class the
- * source has a stem of, that stem (the source's first, if several). Each class's few stems are
- * looked up in the source's, so that a comparison given up early never reads the classes of all
- * the source's stems.
- */
-function synonymInSource(ids: readonly number[], language: string, own: ReadonlyMap<string, number>, sourceStems: readonly string[], synonyms: SynonymLookup): string | undefined {
+function synonymInSource(ids: readonly number[], language: string, sourceTerms: Uint32Array, synonyms: SynonymLookup): string | undefined {
   for (const id of ids) {
-    let first = -1;
-    for (const s of synonyms.stemsOf(language, id)) {
-      const at = own.get(s);
-      if (at !== undefined && (first === -1 || at < first)) first = at;
-    }
-    if (first >= 0) return sourceStems[first];
+    for (const s of synonyms.stemsOf(language, id)) if (holds(sourceTerms, termHash(s))) return s;
   }
   return undefined;
 }
@@ -129,12 +98,12 @@ export function synonymisedFlag(
   // The page's stems are read (decoded, on the committing thread) only once a candidate is close.
   if (record.tagSketch === null) return null;
   // A loose pre-filter on shared sketch values; the Jaccard estimate below decides.
-  const minShared = Math.max(1, Math.floor((options.minTagSimilarity * SKETCH_SIZE) / 2));
+  const minShared = Math.max(1, Math.floor((options.minTagSimilarity * TAG_SKETCH_SIZE) / 2));
   let best: { page: StoredCascadePage; tag: number; cmp: SynonymComparison } | null = null;
   for (const page of store.grammarCandidates(record.tagSketch, minShared, MAX_CANDIDATES)) {
     const source = page.record;
     if (source.tagSketch === null || source.language !== record.language) continue;
-    const tag = sketchJaccard(record.tagSketch, source.tagSketch, SKETCH_SIZE);
+    const tag = sketchJaccard(record.tagSketch, source.tagSketch, TAG_SKETCH_SIZE);
     if (tag < options.minTagSimilarity) continue;
     if (record.stems.length === 0) return null;
     const cmp = compareWithSynonyms(record, source, synonyms, options.minExplained);

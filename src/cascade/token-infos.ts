@@ -11,7 +11,7 @@ import type { TokenTable } from '../text/token-table.js';
 import { fmix32 } from '../fingerprint/murmur-hash.js';
 import { fnv1a } from './shingle-sketch.js';
 
-/** Per distinct token (by token-table id): hash, `shape` tag hash, term hash (cascade-record.ts termHash; 0: stop word). */
+/** Per distinct token (by token-table id): hash, `shape` tag hash, 16-bit term (cascade-record.ts termHash; 0: stop word). */
 export interface TokenInfos {
   readonly hash: Uint32Array;
   readonly shape: Uint32Array;
@@ -89,7 +89,7 @@ export function tokenInfos(table: TokenTable, language: string, stemCache: StemC
     const from = stems.length === 0 ? 0 : utf8Length + 1;
     const packed = utf8Length >= 0 && from + 3 * s.length <= utf8.length ? TERM_AND_UTF8 : TERM_ONLY;
     const written = hashAndUtf8(s, utf8, from, packed, termOut);
-    term[id] = termOut[0]!;
+    term[id] = termOfHash(termOut[0]!);
     if (addStem(slots, stems, s, termOut[0]!) && utf8Length >= 0) {
       if (written < 0) {
         utf8Length = -1;
@@ -100,6 +100,15 @@ export function tokenInfos(table: TokenTable, language: string, stemCache: StemC
     }
   }
   return { hash, shape, term, stems, stemUtf8: utf8Length < 0 ? null : utf8.subarray(0, utf8Length) };
+}
+
+/**
+ * A content stem's term from its 32-bit hash: the top 16 bits, never 0 (0 marks a stop word). A
+ * record stores its terms as 16-bit values (cascade-record-codec.ts); a page's distinct terms are a
+ * few hundred of 65,536, so a chance collision rarely explains a stem it should not.
+ */
+export function termOfHash(hash: number): number {
+  return hash >>> 16 || 1;
 }
 
 const TERM_ONLY = 0;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzePage } from '../../src/analyze/analyze-page.js';
 import { StemCache } from '../../src/analyze/analyze-text.js';
-import { cascadeRecord } from '../../src/cascade/cascade-record.js';
+import { TAG_SKETCH_SIZE, cascadeRecord, isSampledShingle, type CascadeRecord } from '../../src/cascade/cascade-record.js';
 import { decodeCascadeRecord, encodeCascadeRecord, storedPart } from '../../src/cascade/cascade-record-codec.js';
 import { analyzeWithCascade } from '../../src/cascade/page-cascade.js';
 import { loadConfig } from '../../src/config.js';
@@ -23,6 +23,21 @@ function plain(record: ReturnType<typeof cascadeRecord>) {
   };
 }
 
+/**
+ * A record in the stored layout of version 2: header of 8 words (version | tag flag << 8, language,
+ * words, shingle count, tag count, stem bytes, paragraph count, stored bytes), every shingle, the
+ * grammar sketch, the stems' UTF-8 joined by '\n'.
+ */
+function version2Bytes(record: CascadeRecord, shingles: number[], tag: number[]): Uint8Array {
+  const stems = new TextEncoder().encode(record.stems.join('\n'));
+  const words = new Uint32Array(8 + shingles.length + tag.length + Math.ceil(stems.length / 4));
+  words.set([2 | (1 << 8), 0x676e65, record.words, shingles.length, tag.length, stems.length, 0, 4 * words.length]);
+  words.set(shingles, 8);
+  words.set(tag, 8 + shingles.length);
+  new Uint8Array(words.buffer, 4 * (8 + shingles.length + tag.length)).set(stems);
+  return new Uint8Array(words.buffer);
+}
+
 describe('analyzeWithCascade', () => {
   it.each([0, 3, 6])('makes dev text %i\'s record from the analysis\'s tokens and stems, equal to cascadeRecord of the text', (i) => {
     const text = devTexts[i]!.text;
@@ -30,8 +45,20 @@ describe('analyzeWithCascade', () => {
     expect(page.cascade!.record).not.toBeNull();
     const expected = cascadeRecord(text, page.analysis!.language);
     expect(plain(decodeCascadeRecord(page.cascade!.record!))).toEqual(plain(expected));
-    // The stored part: everything but the paragraphs.
-    expect(plain(decodeCascadeRecord(storedPart(encodeCascadeRecord(expected))))).toEqual({ ...plain(expected), paragraphs: [] });
+    // The stored part: everything but the stems (their terms stay) and the paragraphs.
+    const stored = storedPart(encodeCascadeRecord(expected));
+    expect(plain(decodeCascadeRecord(stored))).toEqual({ ...plain(expected), stems: [], paragraphs: [] });
+    expect(stored.length).toBe(4 * (6 + expected.shingles.length + (expected.tagSketch?.length ?? 0)) + 4 * Math.ceil(expected.terms.length / 2));
+    expect(expected.tagSketch!.length).toBeLessThanOrEqual(TAG_SKETCH_SIZE);
+    expect([...expected.shingles].every(isSampledShingle)).toBe(true);
+    expect(Math.max(...expected.terms)).toBeLessThan(1 << 16);
+  });
+
+  it('reads a version-2 stored record (every shingle, a 256-value grammar sketch, stems) as version 3 makes it', () => {
+    const record = cascadeRecord(devTexts[0]!.text, 'eng');
+    const v2 = version2Bytes(record, [...record.shingles, 8 * 12345 + 1, 8 * 12345 + 3].sort((a, b) => a - b), [...record.tagSketch!, 0xfffffff0, 0xfffffff1]);
+    expect(plain(decodeCascadeRecord(v2))).toEqual({ ...plain(record), stems: [], paragraphs: [] });
+    expect(storedPart(v2)).toEqual(v2);
   });
 
   it('flags look-alike letters with the analysis, and leaves out the cascade when every stage is off or the page is skipped', () => {

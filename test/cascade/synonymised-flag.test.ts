@@ -17,14 +17,14 @@ function record(stems: string[]): CascadeRecord {
 }
 
 describe('compareWithSynonyms', () => {
-  it('counts own stems and synonyms, an example per synonym from the source\'s first stem of the first class it has', () => {
-    // "gadget" is in class 0 (gizmo, widget, gadget), of which the source has widget then gizmo:
-    // widget stands for it; "doodad" in class 2 only (widget, doodad).
+  it('counts own stems and synonyms, an example per synonym: the first stem of its first class whose term the source holds', () => {
+    // "gadget" is in class 0 (gizmo, widget, gadget), of which the source holds gizmo and widget:
+    // gizmo, the class's first, stands for it; "doodad" in class 2 only (widget, doodad).
     const source = record(['red', 'widget', 'gizmo', 'quick', 'couch']);
     const page = record(['red', 'gadget', 'doodad', 'fast', 'sette', 'blue']);
     const cmp = compareWithSynonyms(page, source, synonyms);
     expect(cmp).not.toBeNull();
-    expect(cmp!.examples).toEqual([['widget', 'gadget'], ['widget', 'doodad'], ['quick', 'fast'], ['couch', 'sette']]);
+    expect(cmp!.examples).toEqual([['gizmo', 'gadget'], ['widget', 'doodad'], ['quick', 'fast'], ['couch', 'sette']]);
     expect(cmp!.substituted).toBeCloseTo(4 / 6);
     expect(cmp!.explained).toBeCloseTo(5 / 6);
   });
