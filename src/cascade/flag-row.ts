@@ -18,7 +18,18 @@ export function flagRowsOf(url: string, docId: number | null, flags: readonly Ca
   return flags.map((flag) => ({ url, docId, kind: flag.kind, evidence: JSON.stringify(flag) }));
 }
 
-/** The flag of a row's evidence. */
+/**
+ * The flag of a row's evidence, its objects' keys in alphabetical order: PostgreSQL's jsonb keeps
+ * keys in an order of its own, and a report must not differ by backend.
+ */
 export function flagOfRow(row: Pick<FlagRow, 'evidence'>): CascadeFlag {
-  return JSON.parse(row.evidence) as CascadeFlag;
+  return keysSorted(JSON.parse(row.evidence)) as CascadeFlag;
+}
+
+function keysSorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(keysSorted);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = keysSorted((value as Record<string, unknown>)[key]);
+  return out;
 }
