@@ -17,8 +17,7 @@ import type { CascadeRecord } from './cascade-record.js';
 import { flagRowsOf, type FlagRow } from './flag-row.js';
 import { IndexedCascadeStore, type CascadeRecordSource } from './indexed-cascade-store.js';
 import { compareCascade } from './run-cascade.js';
-import { compiledFlag } from './compiled-flag.js';
-import { sharedCount } from '../fingerprint/sketch-similarity.js';
+import { compiledFlag, type CompiledJudgement } from './compiled-flag.js';
 import { decodeCascadeRecord } from './cascade-record-codec.js';
 import type { PageCascade } from './page-cascade.js';
 import { synonymisedFlag, type SynonymLookup } from './synonymised-flag.js';
@@ -56,6 +55,10 @@ export class CascadeCommitter {
   #dictionary: SynonymLookup | null = null;
   /** Ids of stored pages this committer flagged `compiled` (a later flag of one replaces its row, counted once). */
   readonly #compiled = new Set<number>();
+  /** Per stored page id, the entry bar of its last `compiled` judgement (0: not known). */
+  #entryBars = new Int32Array(1024);
+  /** Filled in by each `compiled` judgement. */
+  readonly #judgement: CompiledJudgement = { entryBar: 0 };
   /** `compiled` flags given to pages stored earlier (re-judged when a source came), not yet counted. */
   #late: CascadeFlag[] = [];
   /** The dictionary, loaded on first use (only pages with a close grammar need it). */
@@ -114,28 +117,49 @@ export class CascadeCommitter {
 
   /**
    * A page stored before its sources is flagged when they come: the stored pages that the new page
-   * `id` may be a source of — it holds at least half of `minSourceShare` of their shingles, the
-   * whole of it for pages flagged already (for them it must be a source, not a lead) — are judged
-   * again from their stored records, so that whether a page is `compiled`, and its sources, do not
-   * depend on the order the pages came in (a crawl's order follows its fetches' timing). The flag
-   * row replaces any earlier one of the page (url, kind). After a reopen the set of flagged ids
-   * starts empty: a page flagged before and again is then counted again in this run's counters (its
-   * row is still one).
+   * `id` may change the judgement of — it shares at least their entry bar (compiled-flag.ts
+   * CompiledJudgement: it would be among their kept candidates; half of `minSourceShare` of their
+   * shingles when their bar is not known, after a reopen) — are marked `dirty`, to be judged again
+   * from their stored records when the batch is stored (#rejudgeCompiled), so that whether a page is `compiled`, and its sources, do not depend on the order the
+   * pages came in (a crawl's order follows its fetches' timing). The flag row replaces any earlier
+   * one of the page (url, kind). After a reopen the set of flagged ids starts empty: a page flagged
+   * before and again is then counted again in this run's counters (its row is still one).
    */
-  #rejudgeCompiled(id: number, record: CascadeRecord): FlagRow[] {
+  #markRejudged(id: number, record: CascadeRecord, dirty: Set<number>): void {
     const options = this.options.compiled;
-    if (!options.enabled || options.test !== 'containment') return [];
+    if (!options.enabled || options.test !== 'containment') return;
+    for (const page of this.store.pagesSharing(record.shingles, MAX_REJUDGED + 1, options.minSourceShare / 2, this.#entryBars)) {
+      if (page.id !== id) dirty.add(page.id);
+    }
+  }
+
+  /**
+   * Judges again the pages marked (once each, after the whole batch is stored: a page that several
+   * of the batch's pages may change is judged once); returns their flag rows.
+   */
+  #rejudgeCompiled(dirty: ReadonlySet<number>): FlagRow[] {
     const rows: FlagRow[] = [];
-    for (const page of this.store.pagesSharing(record.shingles, MAX_REJUDGED + 1, options.minSourceShare / 2)) {
-      if (page.id === id) continue;
-      if (this.#compiled.has(page.id) && sharedShare(page.record.shingles, record.shingles) < options.minSourceShare) continue;
-      const flag = compiledFlag(page.record, this.store, options, page.id);
+    for (const id of dirty) {
+      const page = this.store.get(id);
+      if (page === undefined) continue;
+      const flag = compiledFlag(page.record, this.store, this.options.compiled, id, this.#judgement);
+      this.#keepEntryBar(id);
       if (flag === null) continue;
-      if (!this.#compiled.has(page.id)) this.#late.push(flag);
-      this.#compiled.add(page.id);
-      rows.push(...flagRowsOf(page.url, page.id, [flag]));
+      if (!this.#compiled.has(id)) this.#late.push(flag);
+      this.#compiled.add(id);
+      rows.push(...flagRowsOf(page.url, id, [flag]));
     }
     return rows;
+  }
+
+  /** Keeps the entry bar of the last judgement (#judgement) for page `id`. */
+  #keepEntryBar(id: number): void {
+    if (id >= this.#entryBars.length) {
+      const grown = new Int32Array(Math.max(id + 1, 2 * this.#entryBars.length));
+      grown.set(this.#entryBars);
+      this.#entryBars = grown;
+    }
+    this.#entryBars[id] = this.#judgement.entryBar;
   }
 
   /**
@@ -147,6 +171,8 @@ export class CascadeCommitter {
     this.#persistence.catchUp(this.store);
     const out: CascadeFlag[][] = [];
     const rows: FlagRow[] = [];
+    /** Stored pages to judge again once the batch is stored (#markRejudged). */
+    const dirty = new Set<number>();
     for (const { url, cascade, decision } of items) {
       if (cascade === undefined || decision.repeated === true || decision.kind === 'skipped') {
         out.push([]);
@@ -155,23 +181,21 @@ export class CascadeCommitter {
       const record = cascade.record === null ? null : decodeCascadeRecord(cascade.record);
       // Only a page the index stored is compared: a rejected page is a copy of a stored one, and is
       // spun or compiled when that one is (its flags say so).
-      const flags = record === null || decision.kind !== 'stored' ? [...cascade.flags] : [...cascade.flags, ...compareCascade(record, this.store, this.#lazy, this.options)];
+      this.#judgement.entryBar = 0;
+      const flags = record === null || decision.kind !== 'stored' ? [...cascade.flags] : [...cascade.flags, ...compareCascade(record, this.store, this.#lazy, this.options, this.#judgement)];
       if (decision.kind === 'stored' && record !== null) {
+        this.#keepEntryBar(decision.id);
         if (flags.some((f) => f.kind === 'compiled')) this.#compiled.add(decision.id);
         this.store.add({ id: decision.id, url, record }, cascade.record!);
-        rows.push(...this.#rejudgeCompiled(decision.id, record));
+        this.#markRejudged(decision.id, record, dirty);
       }
       rows.push(...flagRowsOf(url, idOf(decision), flags));
       out.push(flags);
     }
+    rows.push(...this.#rejudgeCompiled(dirty));
     if (rows.length > 0) this.#persistence.writeFlags(rows);
     return out;
   }
-}
-
-/** The share of `of` (sorted distinct) that `by` (sorted distinct) holds. */
-function sharedShare(of: Uint32Array, by: Uint32Array): number {
-  return of.length === 0 ? 0 : sharedCount(of, by) / of.length;
 }
 
 /** Stored pages that a new page may be a source of, judged again (at most). */

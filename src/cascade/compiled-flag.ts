@@ -52,13 +52,24 @@ function union(arrays: readonly Uint32Array[]): Uint32Array {
 }
 
 /**
+ * What a judgement tells of the pages stored after it (CascadeCommitter's re-judging):
+ * `entryBar`, the shingles a page stored later must share with the judged page to be among its
+ * kept candidates — the candidates are ranked by shared shingles, ties to the smaller (earlier) id,
+ * so a later page sharing fewer changes nothing, and the page's flag would be judged the same.
+ */
+export interface CompiledJudgement {
+  entryBar: number;
+}
+
+/**
  * Stored pages sharing enough of the page's shingles to cover `minShare` of it (halved: a source's
  * paragraphs may be edited), at most MAX_CANDIDATES. Pages sharing only stock phrases drop out.
  */
-function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean, self: number | null): { kept: Candidate[]; vocabulary: number } {
+function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean, self: number | null, judgement?: CompiledJudgement): { kept: Candidate[]; vocabulary: number } {
   const needed = Math.max(2, (minShare / 2) * record.shingles.length);
   const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES + (self === null ? 0 : 1), needed).filter(({ page }) => page.id !== self).slice(0, MAX_CANDIDATES);
   const kept = all.filter(({ shared }) => shared >= needed).map(({ page }) => candidateOf(page));
+  if (judgement !== undefined) judgement.entryBar = Math.ceil(all.length < MAX_CANDIDATES ? needed : Math.max(needed, all[MAX_CANDIDATES - 1]!.shared + 1));
   // The hypergeometric population: the terms of the page and of every page sharing a shingle with
   // it (pruned or not), so that it does not shrink to the page and its few likely sources.
   const vocabulary = kept.length === 0 || !withVocabulary ? 0 : union([record.terms, ...all.map(({ page }) => page.record.terms)]).length;
@@ -256,9 +267,9 @@ function sourcesOf(record: CascadeRecord, candidates: readonly Candidate[], attr
  * (none when the page is judged from its stored record, which keeps no paragraphs).
  * `hypergeometric`: paragraphs attributed by their terms, a source's share the words of its paragraphs.
  */
-export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], self: number | null = null): CompiledSource[] {
+export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], self: number | null = null, judgement?: CompiledJudgement): CompiledSource[] {
   const hypergeometric = options.test === 'hypergeometric';
-  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric, self);
+  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric, self, judgement);
   if (candidates.length === 0) return [];
   if (hypergeometric) {
     return sourcesOf(record, candidates, attributeByHypergeometric(record, candidates, vocabulary, options.alpha)).filter((s) => s.share >= options.minSourceShare);
@@ -276,9 +287,9 @@ export function compiledSources(record: CascadeRecord, store: CascadeStore, opti
     .sort((a, b) => b.share - a.share || a.id - b.id);
 }
 
-/** The `compiled` flag of a page against the store, or null. `self`: as compiledSources. */
-export function compiledFlag(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], self: number | null = null): CompiledFlag | null {
-  const sources = compiledSources(record, store, options, self);
+/** The `compiled` flag of a page against the store, or null. `self`, `judgement`: as compiledSources. */
+export function compiledFlag(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], self: number | null = null, judgement?: CompiledJudgement): CompiledFlag | null {
+  const sources = compiledSources(record, store, options, self, judgement);
   if (sources.length < options.minSources) return null;
   if (sources[0]!.share >= options.maxSingleShare) return null;
   const coveredShare = sources.reduce((sum, s) => sum + s.share, 0);

@@ -75,23 +75,49 @@ class HitCounter {
     postings.countHitsOfAll(hashes, mask, this.#counts, this.#touched, this.#scratch);
   }
 
+  /**
+   * takeRanked for pagesSharing: ids whose hits are at least `minShare` of their `sizes` (and 2) and
+   * at least minShared[id], ranked by hits / size.
+   */
+  takeSharing(limit: number, sizes: Int32Array, minShare: number, minShared: Int32Array): number[] {
+    const counts = this.#counts;
+    const { ids: touched, count: touchedCount } = this.#touched;
+    const taken: number[] = [];
+    const shares: number[] = [];
+    for (let t = 0; t < touchedCount; t++) {
+      const id = touched[t]!;
+      const hits = counts[id]!;
+      counts[id] = 0;
+      const size = sizes[id]!;
+      if (hits < 2 || hits < minShare * size || (id < minShared.length && hits < minShared[id]!)) continue;
+      const share = hits / Math.max(1, size);
+      if (taken.length === limit && !(share > shares[limit - 1]! || (share === shares[limit - 1] && id < taken[limit - 1]!))) continue;
+      let at = taken.length === limit ? limit - 1 : taken.length;
+      while (at > 0 && (share > shares[at - 1]! || (share === shares[at - 1] && id < taken[at - 1]!))) {
+        taken[at] = taken[at - 1]!;
+        shares[at] = shares[at - 1]!;
+        at--;
+      }
+      taken[at] = id;
+      shares[at] = share;
+    }
+    this.#touched.count = 0;
+    return taken;
+  }
+
   /** The hits of the ids takeRanked last returned. */
   lastCounts = new Map<number, number>();
 
-  /**
-   * Ids with at least `minHits` (or minHitsOf(id)), ranked by `rank` (default: their hits), highest
-   * first (ties: smaller id), at most `limit`; then resets.
-   */
-  takeRanked(minHits: number, limit: number, minHitsOf?: (id: number) => number, rank?: (id: number, hits: number) => number): number[] {
+  /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`; then resets. */
+  takeRanked(minHits: number, limit: number): number[] {
     const counts = this.#counts;
     const { ids: touched, count: touchedCount } = this.#touched;
     // The `limit` best by insertion into a short sorted list: many pages may pass minHits, few are taken.
     const taken: number[] = [];
-    const score = rank === undefined ? (id: number) => counts[id]! : (id: number) => rank(id, counts[id]!);
-    const before = (a: number, b: number) => score(a) > score(b) || (score(a) === score(b) && a < b);
+    const before = (a: number, b: number) => counts[a]! > counts[b]! || (counts[a] === counts[b] && a < b);
     for (let t = 0; t < touchedCount; t++) {
       const id = touched[t]!;
-      if (counts[id]! < (minHitsOf === undefined ? minHits : minHitsOf(id))) continue;
+      if (counts[id]! < minHits) continue;
       if (taken.length === limit && !before(id, taken[limit - 1]!)) continue;
       let at = taken.length === limit ? limit - 1 : taken.length;
       while (at > 0 && before(id, taken[at - 1]!)) {
@@ -183,14 +209,13 @@ export class IndexedCascadeStore implements CascadeStore {
   }
 
   /**
-   * The stored pages of which `shingles` hold at least `minShare` of their own shingles (those the
-   * page with these shingles may be a source of), largest share first, at most `limit`.
+   * The stored pages of which `shingles` hold at least `minShare` of their own shingles, and at least
+   * minShared[id] (0 beyond its length) — those the page with these shingles may be a source of —
+   * largest share first, at most `limit`.
    */
-  pagesSharing(shingles: Uint32Array, limit: number, minShare: number): StoredCascadePage[] {
-    const counts = this.#shingleCounts;
+  pagesSharing(shingles: Uint32Array, limit: number, minShare: number, minShared: Int32Array): StoredCascadePage[] {
     this.#hits.count(this.#shingles, shingles, 0);
-    const ids = this.#hits.takeRanked(2, limit, (id) => Math.max(2, Math.ceil(minShare * counts[id]!)), (id, hits) => hits / Math.max(1, counts[id]!));
-    return this.#pages(ids);
+    return this.#pages(this.#hits.takeSharing(limit, this.#shingleCounts, minShare, minShared));
   }
 
   #pages(ids: readonly number[]): StoredCascadePage[] {

@@ -11,7 +11,7 @@ import { cascadeRecord, cascadeRecordOfTable, type CascadeRecord } from './casca
 import type { TokenTable } from '../text/token-table.js';
 import type { TokenStems } from '../analyze/analyze-normalized-text.js';
 import type { CascadeStore } from './cascade-store.js';
-import { compiledFlag } from './compiled-flag.js';
+import { compiledFlag, type CompiledJudgement } from './compiled-flag.js';
 import { generatedFlag } from './generated-flag.js';
 import { homoglyphFlag } from './homoglyph-words.js';
 import { synonymisedFlag, type SynonymLookup } from './synonymised-flag.js';
@@ -73,11 +73,14 @@ export function localCascade(
   return { flags, record };
 }
 
-/** The comparing half (needs the stored pages): `synonymised` and `compiled` flags of a page's record. */
-export function compareCascade(record: CascadeRecord, store: CascadeStore, synonyms: SynonymLookup | undefined, options: CascadeOptions): CascadeFlag[] {
+/**
+ * The comparing half (needs the stored pages): `synonymised` and `compiled` flags of a page's record.
+ * `judgement`: filled in by the `compiled` stage (compiled-flag.ts).
+ */
+export function compareCascade(record: CascadeRecord, store: CascadeStore, synonyms: SynonymLookup | undefined, options: CascadeOptions, judgement?: CompiledJudgement): CascadeFlag[] {
   const flags: CascadeFlag[] = [];
   if (options.synonymised.enabled && synonyms !== undefined) pushFlag(flags, synonymisedFlag(record, store, synonyms, options.synonymised));
-  if (options.compiled.enabled) pushFlag(flags, compiledFlag(record, store, options.compiled));
+  if (options.compiled.enabled) pushFlag(flags, compiledFlag(record, store, options.compiled, null, judgement));
   return flags;
 }
 
