@@ -1,15 +1,16 @@
 /**
  * Cascade persistence for an index behind a server (PostgreSQL): the stages run synchronously, so
- * the records of stored pages are kept decoded in memory (read on open and caught up before each
- * batch, `refresh`), and what a batch adds — records and flags — is written after the index's
+ * the records of stored pages are kept in memory as their stored bytes (record-arena.ts; read on
+ * open and caught up before each batch, `refresh`), and what a batch adds — records and flags — is written after the index's
  * transaction (`flush`), not in it: a crash between the two loses that batch's flags and records
  * (its documents stay; later pages are then not compared with them).
  */
-import { decodeCascadeRecord, encodeCascadeRecord, storedPart } from './cascade-record-codec.js';
+import { encodeCascadeRecord, storedPart } from './cascade-record-codec.js';
 import type { CascadePersistence } from './cascade-committer.js';
 import type { StoredCascadePage } from './cascade-store.js';
 import type { FlagRow } from './flag-row.js';
-import { MemoryRecordSource, type IndexedCascadeStore } from './indexed-cascade-store.js';
+import type { IndexedCascadeStore } from './indexed-cascade-store.js';
+import { RecordArena } from './record-arena.js';
 
 /** A stored record as rows carry it. */
 export interface CascadeRecordRow {
@@ -28,11 +29,11 @@ export interface CascadeRowStore {
 
 export class BufferedCascadePersistence implements CascadePersistence {
   readonly #rows: CascadeRowStore;
-  readonly #memory = new MemoryRecordSource();
+  readonly #memory = new RecordArena();
   #pendingRecords: CascadeRecordRow[] = [];
   #pendingFlags: FlagRow[] = [];
-  /** Rows read from the server, not yet indexed into the store. */
-  #unindexed: StoredCascadePage[] = [];
+  /** Ids of rows read from the server, not yet indexed into the store. */
+  #unindexed: number[] = [];
   #lastSeen = 0;
 
   constructor(rows: CascadeRowStore) {
@@ -42,15 +43,17 @@ export class BufferedCascadePersistence implements CascadePersistence {
   /** Reads the records other writers added since the last call. */
   async refresh(): Promise<void> {
     for (const row of await this.#rows.recordRowsAfter(this.#lastSeen)) {
-      const page = { id: row.id, url: row.url, record: decodeCascadeRecord(row.record) };
-      this.#memory.put(page);
-      this.#unindexed.push(page);
+      this.#memory.put(row.id, row.url, storedPart(row.record));
+      this.#unindexed.push(row.id);
       if (row.id > this.#lastSeen) this.#lastSeen = row.id;
     }
   }
 
   catchUp(store: IndexedCascadeStore): void {
-    for (const page of this.#unindexed) store.index(page.id, page.record);
+    for (const id of this.#unindexed) {
+      const page = this.#memory.get(id);
+      if (page !== undefined) store.index(id, page.record);
+    }
     this.#unindexed = [];
   }
 
@@ -60,8 +63,7 @@ export class BufferedCascadePersistence implements CascadePersistence {
 
   put(page: StoredCascadePage, bytes?: Uint8Array): void {
     const stored = storedPart(bytes ?? encodeCascadeRecord(page.record, false)).slice();
-    // Kept decoded from the stored part (the page's paragraphs are not needed any more).
-    this.#memory.put({ id: page.id, url: page.url, record: decodeCascadeRecord(stored) });
+    this.#memory.put(page.id, page.url, stored);
     this.#pendingRecords.push({ id: page.id, url: page.url, record: stored });
     if (page.id > this.#lastSeen) this.#lastSeen = page.id;
   }
