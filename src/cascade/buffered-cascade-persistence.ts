@@ -51,8 +51,8 @@ export class BufferedCascadePersistence implements CascadePersistence {
 
   catchUp(store: IndexedCascadeStore): void {
     for (const id of this.#unindexed) {
-      const page = this.#memory.get(id);
-      if (page !== undefined) store.index(id, page.record);
+      const hashes = this.#memory.hashesOf(id);
+      if (hashes !== undefined) store.index(id, hashes);
     }
     this.#unindexed = [];
   }
@@ -78,11 +78,24 @@ export class BufferedCascadePersistence implements CascadePersistence {
 
   /** Writes what was added since the last flush. */
   async flush(): Promise<void> {
-    const records = this.#pendingRecords;
-    const flags = this.#pendingFlags;
+    // One row per key: a page judged again in the same batch has a later flag row for the same
+    // (url, kind), and one PostgreSQL upsert may not touch a row twice.
+    const records = lastPerKey(this.#pendingRecords, (r) => String(r.id));
+    const flags = lastPerKey(this.#pendingFlags, (r) => `${r.kind}\n${r.url}`);
     this.#pendingRecords = [];
     this.#pendingFlags = [];
     if (records.length > 0) await this.#rows.insertRecordRows(records);
     if (flags.length > 0) await this.#rows.insertFlagRows(flags);
   }
+}
+
+/** The rows, only the last of each key kept, in the order of those last rows. */
+function lastPerKey<T>(rows: readonly T[], keyOf: (row: T) => string): T[] {
+  const last = new Map<string, T>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    last.delete(key);
+    last.set(key, row);
+  }
+  return [...last.values()];
 }

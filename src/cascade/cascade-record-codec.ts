@@ -231,6 +231,13 @@ function decodeVersion2(words: Uint32Array): CascadeRecord {
 
 /** Only the hashes a store indexes (grammar sketch, word shingles). */
 export function decodeCascadeHashes(bytes: Uint8Array): Pick<CascadeRecord, 'tagSketch' | 'shingles'> {
-  const { tagSketch, shingles } = decodeCascadeRecord(bytes);
-  return { tagSketch, shingles };
+  const words = wordsOf(bytes);
+  if ((words[0]! & 0xff) === V2) {
+    const { tagSketch, shingles } = decodeVersion2(words);
+    return { tagSketch, shingles };
+  }
+  // Views on the bytes: the terms and stems are not read.
+  const shingles = words.subarray(HEADER_WORDS, HEADER_WORDS + words[3]!);
+  const tag = words.subarray(HEADER_WORDS + words[3]!, HEADER_WORDS + words[3]! + words[4]!);
+  return { tagSketch: (words[0]! & (1 << 8)) !== 0 ? tag : null, shingles };
 }

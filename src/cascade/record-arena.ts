@@ -5,7 +5,8 @@
  * bytes and 16 more a page, where a decoded record with its typed-array views and a URL string took
  * several times that. get() decodes the record (views on the chunk, no copy) and the URL.
  */
-import { decodeCascadeRecord } from './cascade-record-codec.js';
+import { decodeCascadeHashes, decodeCascadeRecord } from './cascade-record-codec.js';
+import type { CascadeRecord } from './cascade-record.js';
 import type { StoredCascadePage } from './cascade-store.js';
 
 /** Bytes of a chunk (a record larger than this gets a chunk of its own). */
@@ -55,6 +56,13 @@ export class RecordArena {
       url: decoder.decode(chunk.subarray(recordEnd, recordEnd + this.#urlBytes[id]!)),
       record: decodeCascadeRecord(chunk.subarray(at, recordEnd)),
     };
+  }
+
+  /** Only the hashes a store indexes of page `id`'s record (no URL, no whole record decoded), or undefined. */
+  hashesOf(id: number): Pick<CascadeRecord, 'tagSketch' | 'shingles'> | undefined {
+    if (id >= this.#chunkOf.length || this.#chunkOf[id]! < 0) return undefined;
+    const at = this.#offsetOf[id]!;
+    return decodeCascadeHashes(this.#chunks[this.#chunkOf[id]!]!.subarray(at, at + this.#recordBytes[id]!));
   }
 
   /** Forgets page `id` (its bytes stay in their chunk). */

@@ -32,3 +32,16 @@ describe('RecordArena', () => {
     expect(arena.bytes).toBeGreaterThan(0);
   });
 });
+
+describe('RecordArena.hashesOf', () => {
+  it('gives the indexed hashes of a record without decoding it whole', () => {
+    const arena = new RecordArena();
+    const bytes = stored(5);
+    arena.put(9, 'https://example.org/9', bytes);
+    const whole = decodeCascadeRecord(bytes);
+    const hashes = arena.hashesOf(9)!;
+    expect([...hashes.shingles]).toEqual([...whole.shingles]);
+    expect([...hashes.tagSketch!]).toEqual([...whole.tagSketch!]);
+    expect(arena.hashesOf(10)).toBeUndefined();
+  });
+});
