@@ -26,7 +26,7 @@
  * beyond K, where verifySimilar would refuse them anyway.
  *
  * Memory, at `keys` = 8: an entry (document index, next entry) is 8 bytes; a distinct key's slot
- * (key, head) is 8 bytes at a load of 0.5–0.75; a document is 12 bytes (id, fingerprint): ~180 bytes
+ * (key, head) is 8 bytes at a load of 0.5–0.75; a document is 18 bytes (id, fingerprint, a lookup's stamp and count): ~190 bytes
  * a document when keys are mostly distinct. Tables grow by half (sized to what the caller reserves
  * when it knows, see reserve()), never doubling past what is needed.
  *
@@ -70,7 +70,7 @@ function slotOf(key: number, capacity: number): number {
   return Math.floor(((h >>> 0) / 4294967296) * capacity);
 }
 
-function grown<T extends Uint32Array | Int32Array>(array: T, capacity: number, keep: number): T {
+function grown<T extends Uint32Array | Int32Array | Uint16Array>(array: T, capacity: number, keep: number): T {
   const out = new (array.constructor as new (n: number) => T)(capacity);
   out.set(array.subarray(0, keep));
   return out;
@@ -95,12 +95,11 @@ export class SketchKeyTable {
   #docHi = new Uint32Array(MIN_CAPACITY);
   #docLo = new Uint32Array(MIN_CAPACITY);
   #documents = 0;
-  // Per-lookup counter: an open-addressing table of document index → keys found, valid where its stamp is the lookup's.
-  #countDocs = new Uint32Array(512);
-  #counts = new Uint32Array(512);
-  #countStamps = new Uint32Array(512);
+  // Per-lookup counter, by document index: keys found, valid where the document's stamp is the
+  // lookup's (a generation stamp, so nothing is cleared between lookups and nothing is hashed).
+  #countStamps = new Uint32Array(MIN_CAPACITY);
+  #counts = new Uint16Array(MIN_CAPACITY);
   #stamp = 0;
-  #counted = 0; // documents counted in the current lookup
 
   constructor(options: SketchKeyTableOptions = {}) {
     this.keys = options.keys ?? 8;
@@ -119,7 +118,7 @@ export class SketchKeyTable {
   /** Bytes held in typed arrays. */
   get byteLength(): number {
     return this.#slots.byteLength + this.#entryDocs.byteLength + this.#next.byteLength
-      + this.#docIds.byteLength + this.#docHi.byteLength + this.#docLo.byteLength + 3 * this.#counts.byteLength;
+      + this.#docIds.byteLength + this.#docHi.byteLength + this.#docLo.byteLength + this.#countStamps.byteLength + this.#counts.byteLength;
   }
 
   /**
@@ -195,56 +194,34 @@ export class SketchKeyTable {
     }
   }
 
-  /** Counts the documents under `key` (stamped counter, never cleared); pushes one when it reaches `need`. */
+  /**
+   * Counts the documents under `key` (stamped counter, never cleared); pushes one when its count
+   * reaches `need` (once a lookup: the count only grows) and it lies within the distance.
+   */
   #count(key: number, need: number, stamp: number, out: IdList, hi: number, lo: number, maxDistance: number): void {
     const slot = this.#findSlot(key);
+    const stamps = this.#countStamps;
+    const counts = this.#counts;
     for (let e = this.#slots[2 * slot + 1]!; e !== 0; e = this.#next[e - 1]!) {
       const doc = this.#entryDocs[e - 1]!;
-      if (2 * (this.#counted + 1) > this.#countDocs.length) this.#growCounter(stamp);
-      const mask = this.#countDocs.length - 1;
-      let c = Math.imul(doc, 0x9e3779b1) >>> 0 & mask;
-      while (this.#countStamps[c] === stamp && this.#countDocs[c] !== doc) c = (c + 1) & mask;
       let count = 1;
-      if (this.#countStamps[c] === stamp) count = ++this.#counts[c]!;
-      else {
-        this.#countStamps[c] = stamp;
-        this.#countDocs[c] = doc;
-        this.#counts[c] = 1;
-        this.#counted++;
-      }
+      if (stamps[doc] === stamp) {
+        count = counts[doc]! + 1;
+        if (count > need) continue; // pushed (or refused) already; the count no longer matters
+      } else stamps[doc] = stamp;
+      counts[doc] = count;
       if (count === need && popcount32((this.#docHi[doc]! ^ hi) >>> 0) + popcount32((this.#docLo[doc]! ^ lo) >>> 0) <= maxDistance) {
         out.push(this.#docIds[doc]!);
       }
     }
   }
 
-  /** Doubles the per-lookup counter, keeping the current lookup's counts. */
-  #growCounter(stamp: number): void {
-    const docs = this.#countDocs;
-    const counts = this.#counts;
-    const stamps = this.#countStamps;
-    const capacity = 2 * docs.length;
-    const mask = capacity - 1;
-    this.#countDocs = new Uint32Array(capacity);
-    this.#counts = new Uint32Array(capacity);
-    this.#countStamps = new Uint32Array(capacity);
-    for (let s = 0; s < docs.length; s++) {
-      if (stamps[s] !== stamp) continue;
-      let c = Math.imul(docs[s]!, 0x9e3779b1) >>> 0 & mask;
-      while (this.#countStamps[c] === stamp) c = (c + 1) & mask;
-      this.#countStamps[c] = stamp;
-      this.#countDocs[c] = docs[s]!;
-      this.#counts[c] = counts[s]!;
-    }
-  }
-
-  /** A stamp no slot of the counter holds yet. */
+  /** A stamp no document holds yet. */
   #nextStamp(): number {
     if (this.#stamp === 0xffffffff) {
       this.#countStamps.fill(0);
       this.#stamp = 0;
     }
-    this.#counted = 0;
     return ++this.#stamp;
   }
 
@@ -265,6 +242,8 @@ export class SketchKeyTable {
     this.#docIds = grown(this.#docIds, capacity, this.#documents);
     this.#docHi = grown(this.#docHi, capacity, this.#documents);
     this.#docLo = grown(this.#docLo, capacity, this.#documents);
+    this.#countStamps = grown(this.#countStamps, capacity, this.#documents);
+    this.#counts = grown(this.#counts, capacity, this.#documents);
   }
 
   #growEntries(needed: number): void {
