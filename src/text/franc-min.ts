@@ -43,12 +43,16 @@ function rowOf(table: TrigramTable, a: number, b: number): number {
 
 interface ScriptModel {
   readonly languages: readonly string[];
-  /** trigram → row in `ranks` */
+  /** trigram → row */
   readonly rows: TrigramTable;
-  /** rows × languages: the trigram's rank in each language's model, or -1. */
-  readonly ranks: Int16Array;
-  /** rows × languages: the distance a trigram seen once adds (its rank, or 300 when absent). */
-  readonly onceCosts: Int16Array;
+  /**
+   * The languages whose model holds a row's trigram, with its rank there: entries
+   * rowStart[row] .. rowStart[row + 1] of presentLanguage / presentRank (a trigram is in a few of
+   * the script's models, so a lookup touches those only, not every language).
+   */
+  readonly rowStart: Int32Array;
+  readonly presentLanguage: Uint8Array;
+  readonly presentRank: Int16Array;
 }
 
 /**
@@ -90,9 +94,29 @@ function buildModel(languagesData: Readonly<Record<string, string>>): ScriptMode
   lists.forEach((list, l) => {
     for (let rank = 0; rank < list.length; rank++) ranks[rowOfEntry[k++]! * width + l] = rank;
   });
-  const onceCosts = new Int16Array(ranks.length);
-  for (let i = 0; i < ranks.length; i++) onceCosts[i] = ranks[i]! < 0 ? MAX_DIFFERENCE : ranks[i]!;
-  return { languages, rows: { mask, keyA, keyB, row }, ranks, onceCosts };
+  return { languages, rows: { mask, keyA, keyB, row }, ...presentLists(ranks, rowCount, width) };
+}
+
+/** The sparse form of `ranks` (rows × languages, -1 absent): per row, its languages and ranks, in language order. */
+function presentLists(ranks: Int16Array, rowCount: number, width: number): Pick<ScriptModel, 'rowStart' | 'presentLanguage' | 'presentRank'> {
+  if (width > 256) throw new RangeError(`Expected at most 256 languages in a script, got ${width}`);
+  let present = 0;
+  for (let i = 0; i < ranks.length; i++) if (ranks[i]! >= 0) present++;
+  const rowStart = new Int32Array(rowCount + 1);
+  const presentLanguage = new Uint8Array(present);
+  const presentRank = new Int16Array(present);
+  let p = 0;
+  for (let r = 0; r < rowCount; r++) {
+    rowStart[r] = p;
+    for (let l = 0; l < width; l++) {
+      const rank = ranks[r * width + l]!;
+      if (rank < 0) continue;
+      presentLanguage[p] = l;
+      presentRank[p++] = rank;
+    }
+  }
+  rowStart[rowCount] = p;
+  return { rowStart, presentLanguage, presentRank };
 }
 
 /**
@@ -175,17 +199,29 @@ function cleanForTrigrams(value: string): string {
   return value.replace(/[\u0021-\u0040]+/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
-function francDistances(value: string, model: ScriptModel): Float64Array {
-  const padded = ` ${cleanForTrigrams(value)} `;
-  // The sample's distinct trigrams with their counts (franc's asTuples), in a per-call table.
+/**
+ * The sample's distinct trigrams with their counts (franc's asTuples): a per-thread open-addressing
+ * table, grown as needed and emptied after each call (only the slots used are reset).
+ */
+let tupleKeyA = new Int32Array(1024).fill(-1);
+let tupleKeyB = new Uint32Array(1024);
+let tupleCount = new Int32Array(1024);
+let tupleUsed = new Int32Array(512);
+
+/** Distinct trigrams of `padded` counted into the tuple table (slots listed in tupleUsed); returns how many. */
+function countTrigrams(padded: string): number {
   const positions = Math.max(0, padded.length - 2);
-  let capacity = 16;
-  while (capacity < positions * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const keyA = new Int32Array(capacity).fill(-1);
-  const keyB = new Uint32Array(capacity);
-  const countOf = new Int32Array(capacity);
-  const used = new Int32Array(positions);
+  if (tupleKeyA.length < positions * 2) {
+    let capacity = tupleKeyA.length;
+    while (capacity < positions * 2) capacity *= 2;
+    tupleKeyA = new Int32Array(capacity).fill(-1);
+    tupleKeyB = new Uint32Array(capacity);
+    tupleCount = new Int32Array(capacity);
+    tupleUsed = new Int32Array(capacity >>> 1);
+  }
+  const mask = tupleKeyA.length - 1;
+  const keyA = tupleKeyA;
+  const keyB = tupleKeyB;
   let distinct = 0;
   for (let i = 0; i < positions; i++) {
     const a = padded.charCodeAt(i);
@@ -196,46 +232,44 @@ function francDistances(value: string, model: ScriptModel): Float64Array {
       if (k === -1) {
         keyA[slot] = a;
         keyB[slot] = b;
-        countOf[slot] = 1;
-        used[distinct++] = slot;
+        tupleCount[slot] = 1;
+        tupleUsed[distinct++] = slot;
         break;
       }
       if (k === a && keyB[slot] === b) {
-        countOf[slot]!++;
+        tupleCount[slot]!++;
         break;
       }
       slot = (slot + 1) & mask;
     }
   }
+  return distinct;
+}
+
+/**
+ * franc's distance of the sample to each language of the script: per distinct trigram of count c,
+ * |c − rank − 1| in a language whose model ranks it, MAX_DIFFERENCE in one that lacks it. Computed as
+ * MAX_DIFFERENCE per trigram minus, for the languages that hold it, MAX_DIFFERENCE − |c − rank − 1|:
+ * the same integers (so the same sums, exactly), touching only the languages that hold a trigram.
+ */
+function francDistances(value: string, model: ScriptModel): Float64Array {
+  const distinct = countTrigrams(` ${cleanForTrigrams(value)} `);
   const width = model.languages.length;
-  const distances = new Float64Array(width);
-  let unknown = 0;
+  const saved = new Int32Array(width);
+  const { rowStart, presentLanguage, presentRank } = model;
   for (let d = 0; d < distinct; d++) {
-    const slot = used[d]!;
-    const count = countOf[slot]!;
-    const row = rowOf(model.rows, keyA[slot]!, keyB[slot]!);
-    if (row < 0) {
-      unknown++;
-      continue;
-    }
-    const base = row * width;
-    if (count === 1) {
-      // Most trigrams of a short sample occur once: |1 − rank − 1| = rank, branch-free.
-      const costs = model.onceCosts;
-      for (let l = 0; l < width; l++) distances[l]! += costs[base + l]!;
-      continue;
-    }
-    for (let l = 0; l < width; l++) {
-      const rank = model.ranks[base + l]!;
-      if (rank < 0) {
-        distances[l]! += MAX_DIFFERENCE;
-      } else {
-        const difference = count - rank - 1;
-        distances[l]! += difference < 0 ? -difference : difference;
-      }
+    const slot = tupleUsed[d]!;
+    const count = tupleCount[slot]!;
+    const row = rowOf(model.rows, tupleKeyA[slot]!, tupleKeyB[slot]!);
+    tupleKeyA[slot] = -1; // emptied for the next call
+    if (row < 0) continue;
+    for (let p = rowStart[row]!, end = rowStart[row + 1]!; p < end; p++) {
+      const difference = count - presentRank[p]! - 1;
+      saved[presentLanguage[p]!]! += MAX_DIFFERENCE - (difference < 0 ? -difference : difference);
     }
   }
-  if (unknown > 0) for (let l = 0; l < width; l++) distances[l]! += unknown * MAX_DIFFERENCE;
+  const distances = new Float64Array(width);
+  for (let l = 0; l < width; l++) distances[l] = distinct * MAX_DIFFERENCE - saved[l]!;
   return distances;
 }
 
