@@ -23,22 +23,25 @@ function trigramSlot(a: number, b: number, mask: number): number {
   return h & mask;
 }
 
-/** Trigram → row of a script model; built once. */
+/**
+ * Trigram → row of a script model; built once. Slot s is slots[4s .. 4s + 3): a (-1: empty), b (as
+ * int32), row, unused — one cache line per probe rather than one per array.
+ */
 interface TrigramTable {
   readonly mask: number;
-  readonly keyA: Int32Array; // -1: empty slot
-  readonly keyB: Uint32Array;
-  readonly row: Int32Array;
+  readonly slots: Int32Array;
 }
 
+/** The row of trigram (a, b) in the table, or -1. */
 function rowOf(table: TrigramTable, a: number, b: number): number {
-  let slot = trigramSlot(a, b, table.mask);
-  for (;;) {
-    const k = table.keyA[slot]!;
-    if (k === -1) return -1;
-    if (k === a && table.keyB[slot] === b) return table.row[slot]!;
-    slot = (slot + 1) & table.mask;
+  const { mask, slots } = table;
+  const key = b | 0;
+  let slot = trigramSlot(a, b, mask);
+  for (let k = slots[4 * slot]!; k !== -1; k = slots[4 * slot]!) {
+    if (k === a && slots[4 * slot + 1] === key) return slots[4 * slot + 2]!;
+    slot = (slot + 1) & mask;
   }
+  return -1;
 }
 
 interface ScriptModel {
@@ -46,13 +49,12 @@ interface ScriptModel {
   /** trigram → row */
   readonly rows: TrigramTable;
   /**
-   * The languages whose model holds a row's trigram, with its rank there: entries
-   * rowStart[row] .. rowStart[row + 1] of presentLanguage / presentRank (a trigram is in a few of
-   * the script's models, so a lookup touches those only, not every language).
+   * The languages whose model holds a row's trigram, with its rank there (language · 65536 + rank):
+   * entries rowStart[row] .. rowStart[row + 1] of `present` (a trigram is in a few of the script's
+   * models, so a lookup touches those only, not every language).
    */
   readonly rowStart: Int32Array;
-  readonly presentLanguage: Uint8Array;
-  readonly presentRank: Int16Array;
+  readonly present: Int32Array;
 }
 
 /**
@@ -69,9 +71,8 @@ function buildModel(languagesData: Readonly<Record<string, string>>): ScriptMode
   let capacity = 16;
   while (capacity < total * 2) capacity *= 2;
   const mask = capacity - 1;
-  const keyA = new Int32Array(capacity).fill(-1);
-  const keyB = new Uint32Array(capacity);
-  const row = new Int32Array(capacity);
+  const slots = new Int32Array(4 * capacity);
+  for (let slot = 0; slot < capacity; slot++) slots[4 * slot] = -1;
   const rowOfEntry = new Int32Array(total);
   let rowCount = 0;
   let k = 0;
@@ -80,13 +81,13 @@ function buildModel(languagesData: Readonly<Record<string, string>>): ScriptMode
       const a = t.charCodeAt(0);
       const b = ((t.charCodeAt(1) << 16) | t.charCodeAt(2)) >>> 0;
       let slot = trigramSlot(a, b, mask);
-      while (keyA[slot] !== -1 && (keyA[slot] !== a || keyB[slot] !== b)) slot = (slot + 1) & mask;
-      if (keyA[slot] === -1) {
-        keyA[slot] = a;
-        keyB[slot] = b;
-        row[slot] = rowCount++;
+      while (slots[4 * slot] !== -1 && (slots[4 * slot] !== a || slots[4 * slot + 1] !== (b | 0))) slot = (slot + 1) & mask;
+      if (slots[4 * slot] === -1) {
+        slots[4 * slot] = a;
+        slots[4 * slot + 1] = b | 0;
+        slots[4 * slot + 2] = rowCount++;
       }
-      rowOfEntry[k++] = row[slot]!;
+      rowOfEntry[k++] = slots[4 * slot + 2]!;
     }
   }
   const ranks = new Int16Array(rowCount * width).fill(-1);
@@ -94,29 +95,27 @@ function buildModel(languagesData: Readonly<Record<string, string>>): ScriptMode
   lists.forEach((list, l) => {
     for (let rank = 0; rank < list.length; rank++) ranks[rowOfEntry[k++]! * width + l] = rank;
   });
-  return { languages, rows: { mask, keyA, keyB, row }, ...presentLists(ranks, rowCount, width) };
+  return { languages, rows: { mask, slots }, ...presentLists(ranks, rowCount, width) };
 }
 
 /** The sparse form of `ranks` (rows × languages, -1 absent): per row, its languages and ranks, in language order. */
-function presentLists(ranks: Int16Array, rowCount: number, width: number): Pick<ScriptModel, 'rowStart' | 'presentLanguage' | 'presentRank'> {
-  if (width > 256) throw new RangeError(`Expected at most 256 languages in a script, got ${width}`);
+function presentLists(ranks: Int16Array, rowCount: number, width: number): Pick<ScriptModel, 'rowStart' | 'present'> {
+  if (width > 0x7fff) throw new RangeError(`Expected at most 32,767 languages in a script, got ${width}`);
   let present = 0;
   for (let i = 0; i < ranks.length; i++) if (ranks[i]! >= 0) present++;
   const rowStart = new Int32Array(rowCount + 1);
-  const presentLanguage = new Uint8Array(present);
-  const presentRank = new Int16Array(present);
+  const entries = new Int32Array(present);
   let p = 0;
   for (let r = 0; r < rowCount; r++) {
     rowStart[r] = p;
     for (let l = 0; l < width; l++) {
       const rank = ranks[r * width + l]!;
       if (rank < 0) continue;
-      presentLanguage[p] = l;
-      presentRank[p++] = rank;
+      entries[p++] = l * 65536 + rank; // ranks are Int16 and ≥ 0 here
     }
   }
   rowStart[rowCount] = p;
-  return { rowStart, presentLanguage, presentRank };
+  return { rowStart, present: entries };
 }
 
 /**
@@ -196,7 +195,9 @@ function topScript(value: string): readonly [script: string, count: number, seco
 
 /** franc's (trigram-utils) cleaning: ASCII punctuation and digits to spaces, collapsed, lower case. */
 function cleanForTrigrams(value: string): string {
-  return value.replace(/[\u0021-\u0040]+/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+  // One pass for franc's two: a run of ASCII punctuation or digits became one space, and then every
+  // run of white space (those spaces included) one space — so a maximal run of either is one space.
+  return value.replace(/[\s\u0021-\u0040]+/g, ' ').trim().toLowerCase();
 }
 
 /**
@@ -256,16 +257,22 @@ function francDistances(value: string, model: ScriptModel): Float64Array {
   const distinct = countTrigrams(` ${cleanForTrigrams(value)} `);
   const width = model.languages.length;
   const saved = new Int32Array(width);
-  const { rowStart, presentLanguage, presentRank } = model;
+  const { rowStart, present } = model;
+  // Locals: the module's tables are `let` (they grow), read once here rather than per trigram.
+  const used = tupleUsed;
+  const counts = tupleCount;
+  const keyA = tupleKeyA;
+  const keyB = tupleKeyB;
   for (let d = 0; d < distinct; d++) {
-    const slot = tupleUsed[d]!;
-    const count = tupleCount[slot]!;
-    const row = rowOf(model.rows, tupleKeyA[slot]!, tupleKeyB[slot]!);
-    tupleKeyA[slot] = -1; // emptied for the next call
+    const slot = used[d]!;
+    const row = rowOf(model.rows, keyA[slot]!, keyB[slot]!);
+    keyA[slot] = -1; // emptied for the next call
     if (row < 0) continue;
+    const count = counts[slot]!;
     for (let p = rowStart[row]!, end = rowStart[row + 1]!; p < end; p++) {
-      const difference = count - presentRank[p]! - 1;
-      saved[presentLanguage[p]!]! += MAX_DIFFERENCE - (difference < 0 ? -difference : difference);
+      const entry = present[p]!;
+      const difference = count - (entry & 0xffff) - 1;
+      saved[entry >>> 16]! += MAX_DIFFERENCE - (difference < 0 ? -difference : difference);
     }
   }
   const distances = new Float64Array(width);
