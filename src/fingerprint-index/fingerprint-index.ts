@@ -99,7 +99,7 @@ export class FingerprintIndex {
     this.readonly = options.readonly;
     this.#sql = prepareStatements(db, this.layout);
     this.#write = this.#writeTransaction(db);
-    this.#second = options.verify === null ? null : new SecondStage(options.verify, this.#sql.sketchRow);
+    this.#second = options.verify === null ? null : new SecondStage(options.verify, this.#sql.sketchRows, this.#sql.urlOf);
     this.#lookup = db.transaction((hi: number, lo: number, textHash: string) => {
       this.#catchUp();
       return this.#find(hi, lo, textHash);

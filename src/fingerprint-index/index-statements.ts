@@ -84,7 +84,7 @@ export interface IndexStatements {
   readonly probeSkipped: Statement;
   readonly candidate: Statement;
   readonly exactByText: Statement;
-  readonly sketchRow: Statement;
+  readonly sketchRows: Statement;
   readonly sketchChunk: Statement;
   readonly urlOf: Statement;
   readonly insert: Statement;
@@ -136,11 +136,14 @@ export function prepareStatements(db: Database.Database, layout: BlockLayout): I
     candidate: p('SELECT (fingerprint >> 32) & 4294967295, fingerprint & 4294967295, url, text_hash FROM documents WHERE id = ?').raw(),
     urlOf: p('SELECT url FROM documents WHERE id = ?').pluck(),
     exactByText: p("SELECT id, url, text_hash FROM documents WHERE text_key = ? AND kind = 'stored' ORDER BY id").raw(),
-    // A row's fingerprint and sketch, with its cluster's stored document (itself when stored): id, url.
-    sketchRow: p(
-      `SELECT (d.fingerprint >> 32) & 4294967295, d.fingerprint & 4294967295, coalesce(m.url, d.url), d.sketch, coalesce(d.match_id, d.id)
-       FROM documents d LEFT JOIN documents m ON m.id = d.match_id WHERE d.id = ?`,
-    ).raw(),
+    // The rows with a sketch among a JSON array of ids, packed as hex (sketch-rows.ts): id, hi, lo, the
+    // cluster's stored document (itself when stored), the sketch's length in bytes (8 hex digits each),
+    // then the sketch as stored. One read for all of a lookup's candidates.
+    sketchRows: p(
+      `SELECT group_concat(printf('%08x%08x%08x%08x%08x', id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295,
+         coalesce(match_id, id), length(sketch)) || hex(sketch), '')
+       FROM documents WHERE id IN (SELECT value FROM json_each(?)) AND sketch IS NOT NULL`,
+    ).pluck(),
     // Rows with a sketch (stored documents and the members of their clusters), packed as hex, one string per id range: id, hi, lo (8 hex digits each),
     // the number n of sketch values that follow (2 digits, at most the first parameter) and the first n
     // values as stored (uint32 little-endian). The key table needs no more than its keys.

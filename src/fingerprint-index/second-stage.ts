@@ -19,10 +19,12 @@
 import { ValidationError, describeValue } from '../errors.js';
 import { popcount32 } from '../fingerprint/fingerprint-codec.js';
 import { sketchFromBytes } from '../fingerprint/shingle-sketch.js';
+import { NOT_SIMILAR, similarBasis, type SketchSpan } from '../fingerprint/similar-basis.js';
 import { verifySimilar, type VerifyThresholds } from '../fingerprint/verify-similar.js';
 import { IdList } from './id-list.js';
 import type { Statement } from './index-statements.js';
 import { SketchKeyTable } from './sketch-key-table.js';
+import { SketchRows } from './sketch-rows.js';
 
 /** IndexOptions.verify: the second stage's settings (config `verify`, enabled). */
 export interface SecondStageOptions extends VerifyThresholds {
@@ -84,13 +86,18 @@ const CHUNK_IDS = 1024;
 /** @internal */
 export class SecondStage {
   readonly options: SecondStageOptions;
-  readonly #sketchRow: Statement;
+  readonly #rows: SketchRows;
+  readonly #urlOf: Statement;
   readonly #list = new IdList();
+  readonly #query: SketchSpan = { values: new Uint32Array(0), start: 0, length: 0 };
+  readonly #candidate: SketchSpan = { values: new Uint32Array(0), start: 0, length: 0 };
   #table: SketchKeyTable;
 
-  constructor(options: SecondStageOptions, sketchRow: Statement) {
+  /** `sketchRows`: IndexStatements.sketchRows (the candidates' rows in one read); `urlOf`: a row's URL by id. */
+  constructor(options: SecondStageOptions, sketchRows: Statement, urlOf: Statement) {
     this.options = options;
-    this.#sketchRow = sketchRow;
+    this.#rows = new SketchRows(sketchRows);
+    this.#urlOf = urlOf;
     this.#table = this.#emptyTable();
   }
 
@@ -136,24 +143,36 @@ export class SecondStage {
     list.clear();
     // Candidates beyond K are dropped in memory: their sketches are never read.
     this.#table.candidates(sketch, list, this.options.minSharedKeys, hi, lo, this.options.maxDistance);
+    if (list.count === 0) return null;
+    const rows = this.#rows.read(list);
+    const query = this.#query;
+    query.values = sketch;
+    query.length = sketch.length;
+    const candidate = this.#candidate;
+    candidate.values = rows.values;
     let best: SimilarMatch | null = null;
-    for (let i = 0; i < list.count; i++) {
-      const id = list.ids[i]!;
-      const row = this.#sketchRow.get(id) as [number, number, string, Uint8Array | null, number] | undefined;
-      if (row === undefined || row[3] === null) continue;
-      const distance = popcount32((row[0] ^ hi) >>> 0) + popcount32((row[1] ^ lo) >>> 0);
-      const outcome = verifySimilar(distance, sketch, sketchFromBytes(row[3]), this.options);
-      if (!outcome.similar) continue;
-      // A member of a cluster matched: the match is its stored document (row[4]); the distance and
+    for (let r = 0; r < rows.count; r++) {
+      const id = rows.id(r);
+      const distance = popcount32((rows.hi(r) ^ hi) >>> 0) + popcount32((rows.lo(r) ^ lo) >>> 0);
+      candidate.start = rows.sketchStart(r);
+      candidate.length = rows.sketchLength(r);
+      // A member of a cluster matched: the match is its stored document (root); the distance and
       // similarity are the member's, the evidence. A member counts on Jaccard only: containment does
       // not chain (a short page contained in a stored one, and in a later one, says nothing of the
       // two): on issue 25's corpus containment through members removed 19 distinct documents.
-      const root = Number(row[4]);
-      if (root !== id && outcome.basis !== 'jaccard') continue;
-      const match = { id: root, url: row[2], distance, similarity: outcome.jaccard, containment: outcome.containment, via: id };
+      const root = rows.root(r);
+      if (similarBasis(distance, query, candidate, this.options, root !== id) === NOT_SIMILAR) continue;
+      // Confirmed (a few a lookup): the estimates themselves, as verifySimilar reports them.
+      const outcome = verifySimilar(distance, sketch, rows.values.slice(candidate.start, candidate.start + candidate.length), this.options);
+      const match = { id: root, url: '', distance, similarity: outcome.jaccard, containment: outcome.containment, via: id };
       if (betterMatch(match, best)) best = match;
     }
-    return best;
+    return best === null ? null : { ...best, url: this.#rootUrl(best.id, best.via) };
+  }
+
+  /** The URL of a cluster's stored document (the member's own when that row is gone, as the join read it). */
+  #rootUrl(root: number, via: number): string {
+    return (this.#urlOf.get(root) ?? this.#urlOf.get(via)) as string;
   }
 
   #emptyTable(): SketchKeyTable {

@@ -26,7 +26,7 @@
  * beyond K, where verifySimilar would refuse them anyway.
  *
  * Memory, at `keys` = 8: an entry (document index, next entry) is 8 bytes; a distinct key's slot
- * (key, head) is 8 bytes at a load of 0.5–0.75; a document is 12 bytes (id, fingerprint): ~180 bytes
+ * (key, head) is 8 bytes at a load of 0.5–0.75; a document is 20 bytes (id, fingerprint, a lookup's stamp and count): ~190 bytes
  * a document when keys are mostly distinct. Tables grow by half (sized to what the caller reserves
  * when it knows, see reserve()), never doubling past what is needed.
  *
@@ -86,21 +86,18 @@ export class SketchKeyTable {
   #slots = new Uint32Array(2 * MIN_CAPACITY);
   #capacity = MIN_CAPACITY;
   #distinctKeys = 0;
-  // Entries: the document's index (in #docIds) and the next (older) entry under the same key (index + 1; 0 = none).
-  #entryDocs = new Uint32Array(MIN_CAPACITY);
-  #next = new Uint32Array(MIN_CAPACITY);
+  // Entries, interleaved (entry e: its document's index at 2e, the next (older) entry under the same
+  // key at 2e + 1, as index + 1, 0 = none): a chain walk touches one cache line per entry.
+  #entryPairs = new Uint32Array(2 * MIN_CAPACITY);
   #entries = 0;
-  // Documents, in the order added (ascending ids): id and fingerprint.
+  // Documents, in the order added (ascending ids): the id apart (read only for a candidate), and
+  // interleaved what a lookup reads per entry — fingerprint hi and lo, and the per-lookup counter:
+  // keys found, valid where the stamp is the lookup's (a generation stamp, so nothing is cleared
+  // between lookups and nothing is hashed). Document d: hi, lo, stamp, count at 4d .. 4d + 3.
   #docIds = new Uint32Array(MIN_CAPACITY);
-  #docHi = new Uint32Array(MIN_CAPACITY);
-  #docLo = new Uint32Array(MIN_CAPACITY);
+  #docs = new Uint32Array(4 * MIN_CAPACITY);
   #documents = 0;
-  // Per-lookup counter: an open-addressing table of document index → keys found, valid where its stamp is the lookup's.
-  #countDocs = new Uint32Array(512);
-  #counts = new Uint32Array(512);
-  #countStamps = new Uint32Array(512);
   #stamp = 0;
-  #counted = 0; // documents counted in the current lookup
 
   constructor(options: SketchKeyTableOptions = {}) {
     this.keys = options.keys ?? 8;
@@ -118,8 +115,7 @@ export class SketchKeyTable {
 
   /** Bytes held in typed arrays. */
   get byteLength(): number {
-    return this.#slots.byteLength + this.#entryDocs.byteLength + this.#next.byteLength
-      + this.#docIds.byteLength + this.#docHi.byteLength + this.#docLo.byteLength + 3 * this.#counts.byteLength;
+    return this.#slots.byteLength + this.#entryPairs.byteLength + this.#docIds.byteLength + this.#docs.byteLength;
   }
 
   /**
@@ -129,7 +125,7 @@ export class SketchKeyTable {
   reserve(documents: number): void {
     if (documents > this.#docIds.length) this.#growDocuments(documents);
     const entries = documents * this.#entriesFor(this.keys);
-    if (entries > this.#entryDocs.length) this.#growEntries(entries);
+    if (2 * entries > this.#entryPairs.length) this.#growEntries(entries);
     if (entries > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil(entries / RESERVE_LOAD));
   }
 
@@ -141,12 +137,12 @@ export class SketchKeyTable {
     const n = Math.min(this.keys, sketch.length);
     const entries = this.#entriesFor(n);
     if (this.#documents === this.#docIds.length) this.#growDocuments(this.#documents + 1);
-    if (this.#entries + entries > this.#entryDocs.length) this.#growEntries(this.#entries + entries);
+    if (2 * (this.#entries + entries) > this.#entryPairs.length) this.#growEntries(this.#entries + entries);
     if (this.#distinctKeys + entries > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil((this.#distinctKeys + entries) / REHASH_LOAD));
     const doc = this.#documents++;
     this.#docIds[doc] = id;
-    this.#docHi[doc] = hi;
-    this.#docLo[doc] = lo;
+    this.#docs[4 * doc] = hi;
+    this.#docs[4 * doc + 1] = lo;
     if (!this.#pairs) {
       for (let i = 0; i < n; i++) this.#file(sketch[i]!, doc);
     } else if (n === 1) {
@@ -168,8 +164,8 @@ export class SketchKeyTable {
       this.#distinctKeys++;
     }
     const entry = this.#entries++;
-    this.#entryDocs[entry] = doc;
-    this.#next[entry] = this.#slots[2 * slot + 1]!;
+    this.#entryPairs[2 * entry] = doc;
+    this.#entryPairs[2 * entry + 1] = this.#slots[2 * slot + 1]!;
     this.#slots[2 * slot + 1] = entry + 1;
   }
 
@@ -195,56 +191,35 @@ export class SketchKeyTable {
     }
   }
 
-  /** Counts the documents under `key` (stamped counter, never cleared); pushes one when it reaches `need`. */
+  /**
+   * Counts the documents under `key` (stamped counter, never cleared); pushes one when its count
+   * reaches `need` (once a lookup: the count only grows) and it lies within the distance.
+   */
   #count(key: number, need: number, stamp: number, out: IdList, hi: number, lo: number, maxDistance: number): void {
     const slot = this.#findSlot(key);
-    for (let e = this.#slots[2 * slot + 1]!; e !== 0; e = this.#next[e - 1]!) {
-      const doc = this.#entryDocs[e - 1]!;
-      if (2 * (this.#counted + 1) > this.#countDocs.length) this.#growCounter(stamp);
-      const mask = this.#countDocs.length - 1;
-      let c = Math.imul(doc, 0x9e3779b1) >>> 0 & mask;
-      while (this.#countStamps[c] === stamp && this.#countDocs[c] !== doc) c = (c + 1) & mask;
+    const entries = this.#entryPairs;
+    const docs = this.#docs;
+    for (let e = this.#slots[2 * slot + 1]!; e !== 0; e = entries[2 * e - 1]!) {
+      const doc = entries[2 * e - 2]!;
+      const at = 4 * doc;
       let count = 1;
-      if (this.#countStamps[c] === stamp) count = ++this.#counts[c]!;
-      else {
-        this.#countStamps[c] = stamp;
-        this.#countDocs[c] = doc;
-        this.#counts[c] = 1;
-        this.#counted++;
-      }
-      if (count === need && popcount32((this.#docHi[doc]! ^ hi) >>> 0) + popcount32((this.#docLo[doc]! ^ lo) >>> 0) <= maxDistance) {
+      if (docs[at + 2] === stamp) {
+        count = docs[at + 3]! + 1;
+        if (count > need) continue; // pushed (or refused) already; the count no longer matters
+      } else docs[at + 2] = stamp;
+      docs[at + 3] = count;
+      if (count === need && popcount32((docs[at]! ^ hi) >>> 0) + popcount32((docs[at + 1]! ^ lo) >>> 0) <= maxDistance) {
         out.push(this.#docIds[doc]!);
       }
     }
   }
 
-  /** Doubles the per-lookup counter, keeping the current lookup's counts. */
-  #growCounter(stamp: number): void {
-    const docs = this.#countDocs;
-    const counts = this.#counts;
-    const stamps = this.#countStamps;
-    const capacity = 2 * docs.length;
-    const mask = capacity - 1;
-    this.#countDocs = new Uint32Array(capacity);
-    this.#counts = new Uint32Array(capacity);
-    this.#countStamps = new Uint32Array(capacity);
-    for (let s = 0; s < docs.length; s++) {
-      if (stamps[s] !== stamp) continue;
-      let c = Math.imul(docs[s]!, 0x9e3779b1) >>> 0 & mask;
-      while (this.#countStamps[c] === stamp) c = (c + 1) & mask;
-      this.#countStamps[c] = stamp;
-      this.#countDocs[c] = docs[s]!;
-      this.#counts[c] = counts[s]!;
-    }
-  }
-
-  /** A stamp no slot of the counter holds yet. */
+  /** A stamp no document holds yet. */
   #nextStamp(): number {
     if (this.#stamp === 0xffffffff) {
-      this.#countStamps.fill(0);
+      for (let at = 2; at < this.#docs.length; at += 4) this.#docs[at] = 0;
       this.#stamp = 0;
     }
-    this.#counted = 0;
     return ++this.#stamp;
   }
 
@@ -263,14 +238,12 @@ export class SketchKeyTable {
   #growDocuments(needed: number): void {
     const capacity = Math.max(needed, Math.ceil(1.5 * this.#docIds.length));
     this.#docIds = grown(this.#docIds, capacity, this.#documents);
-    this.#docHi = grown(this.#docHi, capacity, this.#documents);
-    this.#docLo = grown(this.#docLo, capacity, this.#documents);
+    this.#docs = grown(this.#docs, 4 * capacity, 4 * this.#documents);
   }
 
   #growEntries(needed: number): void {
-    const capacity = Math.max(needed, Math.ceil(1.5 * this.#entryDocs.length));
-    this.#entryDocs = grown(this.#entryDocs, capacity, this.#entries);
-    this.#next = grown(this.#next, capacity, this.#entries);
+    const capacity = Math.max(needed, Math.ceil(1.5 * (this.#entryPairs.length >>> 1)));
+    this.#entryPairs = grown(this.#entryPairs, 2 * capacity, 2 * this.#entries);
   }
 
   #rehash(capacity: number): void {

@@ -65,7 +65,7 @@ export function shingleSketch(hi: Uint32Array, lo: Uint32Array, count: number, s
 const TWO_32 = 2 ** 32;
 
 /** This machine stores uint32 little-endian (then a sketch's bytes are its memory, copied as is). */
-const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+export const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /**
  * Bytes of a sketch as stored (uint32 little-endian values). On a little-endian machine a view of the

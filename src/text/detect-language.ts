@@ -145,21 +145,7 @@ export function spreadTokenSample(table: TokenTable, maxChars = 256): string[] {
         ends.push(Math.min(paragraphEnds[paragraph]!, k + SAMPLE_WINDOW));
       }
     }
-    const order = anchors.map((_, a) => a);
-    order.sort((x, y) => {
-      const px = anchors[x]!;
-      const py = anchors[y]!;
-      const lx = ends[x]! - px;
-      const ly = ends[y]! - py;
-      for (let j = 0; j < lx && j < ly; j++) {
-        const d = hashOf(px + j) - hashOf(py + j);
-        if (d !== 0) return d;
-        const ix = ids[px + j]!;
-        const iy = ids[py + j]!;
-        if (ix !== iy) return tokenString(table, ix) < tokenString(table, iy) ? -1 : 1; // a hash collision: by the characters
-      }
-      return lx - ly;
-    });
+    const order = anchorOrder(table, tokenHash, anchors, ends);
     const out: string[] = [];
     let chars = 0;
     for (let a = 0; a < order.length && chars < maxChars; a++) {
@@ -173,6 +159,53 @@ export function spreadTokenSample(table: TokenTable, maxChars = 256): string[] {
     threshold = Math.min(TWO_32, 2 * threshold);
   }
 }
+
+/**
+ * The anchors' runs in spreadTokenSample's order: by the hashes of their tokens, position by position
+ * (a hash collision by the tokens' characters), a shorter run before its extensions, equal runs in
+ * anchor order (a stable sort). Sorted first natively on (first token's hash, anchor index) packed in
+ * one exact double — the first position decides almost every comparison — then only the runs of
+ * anchors sharing a first hash by the full comparison, which gives the same order as the full
+ * comparison sort of the whole list (its first key is that hash, and both sorts are stable).
+ */
+function anchorOrder(table: TokenTable, tokenHash: Uint32Array, anchors: readonly number[], ends: readonly number[]): number[] {
+  const { ids } = table;
+  const hashOf = (position: number) => tokenHash[ids[position]!]!;
+  const n = anchors.length;
+  const compare = (x: number, y: number): number => {
+    const px = anchors[x]!;
+    const py = anchors[y]!;
+    const lx = ends[x]! - px;
+    const ly = ends[y]! - py;
+    for (let j = 0; j < lx && j < ly; j++) {
+      const d = hashOf(px + j) - hashOf(py + j);
+      if (d !== 0) return d;
+      const ix = ids[px + j]!;
+      const iy = ids[py + j]!;
+      if (ix !== iy) return tokenString(table, ix) < tokenString(table, iy) ? -1 : 1; // a hash collision: by the characters
+    }
+    return lx - ly;
+  };
+  if (n >= ANCHOR_SLOTS) return anchors.map((_, a) => a).sort(compare);
+  const keys = new Float64Array(n);
+  for (let a = 0; a < n; a++) keys[a] = hashOf(anchors[a]!) * ANCHOR_SLOTS + a; // < 2^52: exact
+  keys.sort();
+  const order = Array.from(keys, (key) => key % ANCHOR_SLOTS);
+  for (let from = 0; from < n;) {
+    const first = Math.floor(keys[from]! / ANCHOR_SLOTS);
+    let to = from + 1;
+    while (to < n && Math.floor(keys[to]! / ANCHOR_SLOTS) === first) to++;
+    if (to - from > 1) {
+      const run = order.slice(from, to).sort(compare);
+      for (let i = 0; i < run.length; i++) order[from + i] = run[i]!;
+    }
+    from = to;
+  }
+  return order;
+}
+
+/** Anchor indices packed below a token hash in anchorOrder's keys (more anchors: the full comparison sort alone). */
+const ANCHOR_SLOTS = 2 ** 20;
 
 /** Tokens of running text per anchor in spreadTokenSample. */
 const SAMPLE_WINDOW = 4;

@@ -23,32 +23,38 @@ function trigramSlot(a: number, b: number, mask: number): number {
   return h & mask;
 }
 
-/** Trigram → row of a script model; built once. */
+/**
+ * Trigram → row of a script model; built once. Slot s is slots[4s .. 4s + 3): a (-1: empty), b (as
+ * int32), row, unused — one cache line per probe rather than one per array.
+ */
 interface TrigramTable {
   readonly mask: number;
-  readonly keyA: Int32Array; // -1: empty slot
-  readonly keyB: Uint32Array;
-  readonly row: Int32Array;
+  readonly slots: Int32Array;
 }
 
+/** The row of trigram (a, b) in the table, or -1. */
 function rowOf(table: TrigramTable, a: number, b: number): number {
-  let slot = trigramSlot(a, b, table.mask);
-  for (;;) {
-    const k = table.keyA[slot]!;
-    if (k === -1) return -1;
-    if (k === a && table.keyB[slot] === b) return table.row[slot]!;
-    slot = (slot + 1) & table.mask;
+  const { mask, slots } = table;
+  const key = b | 0;
+  let slot = trigramSlot(a, b, mask);
+  for (let k = slots[4 * slot]!; k !== -1; k = slots[4 * slot]!) {
+    if (k === a && slots[4 * slot + 1] === key) return slots[4 * slot + 2]!;
+    slot = (slot + 1) & mask;
   }
+  return -1;
 }
 
 interface ScriptModel {
   readonly languages: readonly string[];
-  /** trigram → row in `ranks` */
+  /** trigram → row */
   readonly rows: TrigramTable;
-  /** rows × languages: the trigram's rank in each language's model, or -1. */
-  readonly ranks: Int16Array;
-  /** rows × languages: the distance a trigram seen once adds (its rank, or 300 when absent). */
-  readonly onceCosts: Int16Array;
+  /**
+   * The languages whose model holds a row's trigram, with its rank there (language · 65536 + rank):
+   * entries rowStart[row] .. rowStart[row + 1] of `present` (a trigram is in a few of the script's
+   * models, so a lookup touches those only, not every language).
+   */
+  readonly rowStart: Int32Array;
+  readonly present: Int32Array;
 }
 
 /**
@@ -65,9 +71,8 @@ function buildModel(languagesData: Readonly<Record<string, string>>): ScriptMode
   let capacity = 16;
   while (capacity < total * 2) capacity *= 2;
   const mask = capacity - 1;
-  const keyA = new Int32Array(capacity).fill(-1);
-  const keyB = new Uint32Array(capacity);
-  const row = new Int32Array(capacity);
+  const slots = new Int32Array(4 * capacity);
+  for (let slot = 0; slot < capacity; slot++) slots[4 * slot] = -1;
   const rowOfEntry = new Int32Array(total);
   let rowCount = 0;
   let k = 0;
@@ -76,13 +81,13 @@ function buildModel(languagesData: Readonly<Record<string, string>>): ScriptMode
       const a = t.charCodeAt(0);
       const b = ((t.charCodeAt(1) << 16) | t.charCodeAt(2)) >>> 0;
       let slot = trigramSlot(a, b, mask);
-      while (keyA[slot] !== -1 && (keyA[slot] !== a || keyB[slot] !== b)) slot = (slot + 1) & mask;
-      if (keyA[slot] === -1) {
-        keyA[slot] = a;
-        keyB[slot] = b;
-        row[slot] = rowCount++;
+      while (slots[4 * slot] !== -1 && (slots[4 * slot] !== a || slots[4 * slot + 1] !== (b | 0))) slot = (slot + 1) & mask;
+      if (slots[4 * slot] === -1) {
+        slots[4 * slot] = a;
+        slots[4 * slot + 1] = b | 0;
+        slots[4 * slot + 2] = rowCount++;
       }
-      rowOfEntry[k++] = row[slot]!;
+      rowOfEntry[k++] = slots[4 * slot + 2]!;
     }
   }
   const ranks = new Int16Array(rowCount * width).fill(-1);
@@ -90,9 +95,27 @@ function buildModel(languagesData: Readonly<Record<string, string>>): ScriptMode
   lists.forEach((list, l) => {
     for (let rank = 0; rank < list.length; rank++) ranks[rowOfEntry[k++]! * width + l] = rank;
   });
-  const onceCosts = new Int16Array(ranks.length);
-  for (let i = 0; i < ranks.length; i++) onceCosts[i] = ranks[i]! < 0 ? MAX_DIFFERENCE : ranks[i]!;
-  return { languages, rows: { mask, keyA, keyB, row }, ranks, onceCosts };
+  return { languages, rows: { mask, slots }, ...presentLists(ranks, rowCount, width) };
+}
+
+/** The sparse form of `ranks` (rows × languages, -1 absent): per row, its languages and ranks, in language order. */
+function presentLists(ranks: Int16Array, rowCount: number, width: number): Pick<ScriptModel, 'rowStart' | 'present'> {
+  if (width > 0x7fff) throw new RangeError(`Expected at most 32,767 languages in a script, got ${width}`);
+  let present = 0;
+  for (let i = 0; i < ranks.length; i++) if (ranks[i]! >= 0) present++;
+  const rowStart = new Int32Array(rowCount + 1);
+  const entries = new Int32Array(present);
+  let p = 0;
+  for (let r = 0; r < rowCount; r++) {
+    rowStart[r] = p;
+    for (let l = 0; l < width; l++) {
+      const rank = ranks[r * width + l]!;
+      if (rank < 0) continue;
+      entries[p++] = l * 65536 + rank; // ranks are Int16 and ≥ 0 here
+    }
+  }
+  rowStart[rowCount] = p;
+  return { rowStart, present: entries };
 }
 
 /**
@@ -172,20 +195,34 @@ function topScript(value: string): readonly [script: string, count: number, seco
 
 /** franc's (trigram-utils) cleaning: ASCII punctuation and digits to spaces, collapsed, lower case. */
 function cleanForTrigrams(value: string): string {
-  return value.replace(/[\u0021-\u0040]+/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+  // One pass for franc's two: a run of ASCII punctuation or digits became one space, and then every
+  // run of white space (those spaces included) one space — so a maximal run of either is one space.
+  return value.replace(/[\s\u0021-\u0040]+/g, ' ').trim().toLowerCase();
 }
 
-function francDistances(value: string, model: ScriptModel): Float64Array {
-  const padded = ` ${cleanForTrigrams(value)} `;
-  // The sample's distinct trigrams with their counts (franc's asTuples), in a per-call table.
+/**
+ * The sample's distinct trigrams with their counts (franc's asTuples): a per-thread open-addressing
+ * table, grown as needed and emptied after each call (only the slots used are reset).
+ */
+let tupleKeyA = new Int32Array(1024).fill(-1);
+let tupleKeyB = new Uint32Array(1024);
+let tupleCount = new Int32Array(1024);
+let tupleUsed = new Int32Array(512);
+
+/** Distinct trigrams of `padded` counted into the tuple table (slots listed in tupleUsed); returns how many. */
+function countTrigrams(padded: string): number {
   const positions = Math.max(0, padded.length - 2);
-  let capacity = 16;
-  while (capacity < positions * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const keyA = new Int32Array(capacity).fill(-1);
-  const keyB = new Uint32Array(capacity);
-  const countOf = new Int32Array(capacity);
-  const used = new Int32Array(positions);
+  if (tupleKeyA.length < positions * 2) {
+    let capacity = tupleKeyA.length;
+    while (capacity < positions * 2) capacity *= 2;
+    tupleKeyA = new Int32Array(capacity).fill(-1);
+    tupleKeyB = new Uint32Array(capacity);
+    tupleCount = new Int32Array(capacity);
+    tupleUsed = new Int32Array(capacity >>> 1);
+  }
+  const mask = tupleKeyA.length - 1;
+  const keyA = tupleKeyA;
+  const keyB = tupleKeyB;
   let distinct = 0;
   for (let i = 0; i < positions; i++) {
     const a = padded.charCodeAt(i);
@@ -196,46 +233,50 @@ function francDistances(value: string, model: ScriptModel): Float64Array {
       if (k === -1) {
         keyA[slot] = a;
         keyB[slot] = b;
-        countOf[slot] = 1;
-        used[distinct++] = slot;
+        tupleCount[slot] = 1;
+        tupleUsed[distinct++] = slot;
         break;
       }
       if (k === a && keyB[slot] === b) {
-        countOf[slot]!++;
+        tupleCount[slot]!++;
         break;
       }
       slot = (slot + 1) & mask;
     }
   }
+  return distinct;
+}
+
+/**
+ * franc's distance of the sample to each language of the script: per distinct trigram of count c,
+ * |c − rank − 1| in a language whose model ranks it, MAX_DIFFERENCE in one that lacks it. Computed as
+ * MAX_DIFFERENCE per trigram minus, for the languages that hold it, MAX_DIFFERENCE − |c − rank − 1|:
+ * the same integers (so the same sums, exactly), touching only the languages that hold a trigram.
+ */
+function francDistances(value: string, model: ScriptModel): Float64Array {
+  const distinct = countTrigrams(` ${cleanForTrigrams(value)} `);
   const width = model.languages.length;
-  const distances = new Float64Array(width);
-  let unknown = 0;
+  const saved = new Int32Array(width);
+  const { rowStart, present } = model;
+  // Locals: the module's tables are `let` (they grow), read once here rather than per trigram.
+  const used = tupleUsed;
+  const counts = tupleCount;
+  const keyA = tupleKeyA;
+  const keyB = tupleKeyB;
   for (let d = 0; d < distinct; d++) {
     const slot = used[d]!;
-    const count = countOf[slot]!;
     const row = rowOf(model.rows, keyA[slot]!, keyB[slot]!);
-    if (row < 0) {
-      unknown++;
-      continue;
-    }
-    const base = row * width;
-    if (count === 1) {
-      // Most trigrams of a short sample occur once: |1 − rank − 1| = rank, branch-free.
-      const costs = model.onceCosts;
-      for (let l = 0; l < width; l++) distances[l]! += costs[base + l]!;
-      continue;
-    }
-    for (let l = 0; l < width; l++) {
-      const rank = model.ranks[base + l]!;
-      if (rank < 0) {
-        distances[l]! += MAX_DIFFERENCE;
-      } else {
-        const difference = count - rank - 1;
-        distances[l]! += difference < 0 ? -difference : difference;
-      }
+    keyA[slot] = -1; // emptied for the next call
+    if (row < 0) continue;
+    const count = counts[slot]!;
+    for (let p = rowStart[row]!, end = rowStart[row + 1]!; p < end; p++) {
+      const entry = present[p]!;
+      const difference = count - (entry & 0xffff) - 1;
+      saved[entry >>> 16]! += MAX_DIFFERENCE - (difference < 0 ? -difference : difference);
     }
   }
-  if (unknown > 0) for (let l = 0; l < width; l++) distances[l]! += unknown * MAX_DIFFERENCE;
+  const distances = new Float64Array(width);
+  for (let l = 0; l < width; l++) distances[l] = distinct * MAX_DIFFERENCE - saved[l]!;
   return distances;
 }
 

@@ -23,5 +23,10 @@ export function normalizeText(text: string): string {
   // before NFKC too, because NFKC turns some look-alikes into letters that are none (lunate sigma
   // `ϲ`, a look-alike of `c`, becomes `ς`), and after it, for look-alikes that NFKC makes (fullwidth
   // and mathematical letters).
-  return foldHomoglyphs(foldHomoglyphs(visible).normalize('NFKC')).toLowerCase();
+  // The second fold only when NFKC changed something: folding is idempotent (a folded letter is its
+  // class's target, which folds to nothing, and folding keeps the dominant script; see the tests), so
+  // on an unchanged string it would return it as is.
+  const folded = foldHomoglyphs(visible);
+  const composed = folded.normalize('NFKC');
+  return (composed === folded ? folded : foldHomoglyphs(composed)).toLowerCase();
 }

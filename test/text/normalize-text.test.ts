@@ -76,6 +76,16 @@ describe('dominantScript', () => {
     expect(foldHomoglyphs('привет мир')).toBe('привет мир');
   });
 
+  it('is idempotent (normalizeText folds a second time only when NFKC changed the text)', () => {
+    const members = HOMOGLYPH_CLASSES.flatMap((cls) => [cls.latin, cls.cyrillic, cls.greek, ...cls.extra]).filter((m) => m !== '').join('');
+    for (const context of ['plain latin words here', 'простой русский текст', 'απλό ελληνικό κείμενο', '']) {
+      const text = `${context} ${members} ${context}`;
+      const once = foldHomoglyphs(text);
+      expect(foldHomoglyphs(once)).toBe(once);
+      expect(normalizeText(text)).toBe(foldHomoglyphs(foldHomoglyphs(text).normalize('NFKC')).toLowerCase());
+    }
+  });
+
   it('is unchanged by swapping letters for look-alikes', () => {
     const text = 'The accepted proposal of the copper company';
     const swapped = text.replace(/[aceop]/g, (c) => ({ a: 'а', c: 'с', e: 'е', o: 'о', p: 'р' })[c]!);
