@@ -7,6 +7,7 @@
  * | genre    | source                                                              | licence            |
  * |----------|---------------------------------------------------------------------|--------------------|
  * | news     | article-benchmark-dev hand-made texts (../shared/datasets)          | MIT                |
+ * | pages    | the same pages' HTML through neardup's extraction (boilerplate and all, as crawled) | MIT |
  * | blogs    | dragnet-train hand-made texts (../shared/datasets): news and blogs  | AGPL-3.0 (run time only) |
  * | pydoc    | Debian python3-doc: /usr/share/doc/python3.11/html (library, reference, tutorial, howto) | PSF-2.0 |
  * | pgdoc    | Debian postgresql-doc-15: /usr/share/doc/postgresql-doc-15/html     | PostgreSQL         |
@@ -26,7 +27,7 @@ import { detectLanguage } from '../src/text/detect-language.js';
 import { normalizeText } from '../src/text/normalize-text.js';
 import { shuffled } from './cascade-dataset.js';
 
-export const GENRES = ['news', 'blogs', 'pydoc', 'pgdoc', 'handbook', 'man'] as const;
+export const GENRES = ['news', 'pages', 'blogs', 'pydoc', 'pgdoc', 'handbook', 'man'] as const;
 export type Genre = (typeof GENRES)[number];
 
 export interface GenreText {
@@ -58,6 +59,16 @@ function htmlTexts(files: readonly string[]): { id: string; text: string }[] {
     const html = readFileSync(file, 'utf8');
     const page = extractParsedPage(parsePage(html), { url: `file://${file}`, html });
     return { id: file, text: page.text };
+  });
+}
+
+/** The texts of a folder's `*.html.gz` pages, through neardup's extraction; ids are the file names less `.html.gz`. */
+function gzippedHtmlTexts(folder: string): { id: string; text: string }[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder).filter((f) => f.endsWith('.html.gz')).sort().map((f) => {
+    const html = gunzipSync(readFileSync(join(folder, f))).toString('utf8');
+    const page = extractParsedPage(parsePage(html), { url: `file://${join(folder, f)}`, html });
+    return { id: f.replace(/\.html\.gz$/, ''), text: page.text };
   });
 }
 
@@ -108,6 +119,9 @@ export function loadGenreTexts(perGenre: number, random: () => number, only: rea
       case 'news':
         raw = truthTexts(join(datasets, 'article-benchmark-dev'));
         break;
+      case 'pages':
+        raw = gzippedHtmlTexts(join(datasets, 'article-benchmark-dev', 'html'));
+        break;
       case 'blogs':
         raw = truthTexts(join(datasets, 'dragnet-train'));
         break;
@@ -138,17 +152,20 @@ export function loadGenreTexts(perGenre: number, random: () => number, only: rea
 
 /**
  * The texts split as scripts/train-generated.ts splits them: every genre but `holdOut` shuffled and
- * cut 70/30 (train, test); `holdOut`'s texts apart. Deterministic for `random`'s state.
+ * cut 70/30 (train, test), `pages` as `news`; `holdOut`'s texts apart. Deterministic for `random`'s state.
  */
 export function splitGenres(all: readonly GenreText[], holdOut: Genre, random: () => number): { train: GenreText[]; test: GenreText[]; held: GenreText[] } {
   const train: GenreText[] = [];
   const test: GenreText[] = [];
   for (const genre of GENRES) {
-    if (genre === holdOut) continue;
+    if (genre === holdOut || genre === 'pages') continue;
     const mine = shuffled(all.filter((t) => t.genre === genre), random);
     const cut = Math.round(0.7 * mine.length);
     train.push(...mine.slice(0, cut));
     test.push(...mine.slice(cut));
   }
+  // A page goes where its hand-made text (news, same id) went: no held-out text is seen as a page.
+  const newsTrained = new Set(train.filter((t) => t.genre === 'news').map((t) => t.id));
+  for (const page of all.filter((t) => t.genre === 'pages' && holdOut !== 'pages')) (newsTrained.has(page.id) ? train : test).push(page);
   return { train, test, held: all.filter((t) => t.genre === holdOut) };
 }

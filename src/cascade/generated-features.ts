@@ -2,10 +2,11 @@
  * The `generated` stage's features of a text: the method's (gzip compression ratio, variance over
  * sentences of the share of pronominal adverbs, share of pronominal nouns, the largest number of
  * words in a sentence) and others that separate programs' text from people's: sentence-length
- * spread, function-word rates, a length-independent type/token ratio, repeated trigrams, and the
- * cohesion of neighbouring sentences (people's neighbouring sentences share more words than
- * distant ones; shuffled or chained sentences do not), and topic focus (a person's text keeps
- * coming back to a few words and names; text chained or shuffled from many texts does not).
+ * spread, function-word rates, a length-independent type/token ratio, repeated trigrams and
+ * bigrams, commas, topic focus (a person's text keeps coming back to a few words and names; text
+ * chained or shuffled from many texts does not), and the coherence of its sentences
+ * (generated-coherence.ts: neighbouring sentences sharing stems, later sentences coming back to
+ * stems said before, varied sentence openings).
  * The features are computed on the normalised text (normalizeText: look-alike letters folded, NFKC,
  * lower case), so a spoofed copy has its original's features; names, which need the case, on the
  * text as written, told apart by their look-alike skeletons (repeatedNameShare).
@@ -15,8 +16,7 @@ import { foldHomoglyphs } from '../text/fold-homoglyphs.js';
 import { FUNCTION_WORD, PRONOMINAL_ADVERB, PRONOUN as PRONOUN_WORD, wordClassLookupFor } from './function-words.js';
 import type { WordLookup } from './sentences.js';
 import { repeatedNameShare, sentenceWords, type SentenceWords } from './sentences.js';
-import { sharedCount } from '../fingerprint/sketch-similarity.js';
-import { sortedDistinctInPlace } from './shingle-sketch.js';
+import { coherence, contentStemIds, repeatedBigramShare, sentenceStartVariety, sentenceStemSets } from './generated-coherence.js';
 
 /** Feature names, in the order of the vectors generatedFeatures returns (the tree's columns). */
 export const GENERATED_FEATURE_NAMES = [
@@ -35,6 +35,11 @@ export const GENERATED_FEATURE_NAMES = [
   'cohesionRatio',
   'topContentShare',
   'properNounRepeatShare',
+  'adjacentLinkedShare',
+  'givenContentShare',
+  'repeatedBigramShare',
+  'sentenceStartVariety',
+  'commaShare',
 ] as const;
 
 export type GeneratedFeatureName = (typeof GENERATED_FEATURE_NAMES)[number];
@@ -43,10 +48,10 @@ export type GeneratedFeatureName = (typeof GENERATED_FEATURE_NAMES)[number];
  * Characters of a text the features look at, at most: a longer text is cut at the last sentence end
  * before this (about 200 English words). Bounds the stage's cost per page (each feature's pass, and
  * deflate's, which costs about 13 µs a kilobyte beside a fixed 8 µs a call); the trees were trained
- * on features of texts cut the same way. 1,200 rather than 2,000 (before): the held-out figures
- * stayed (F1 0.983 against 0.977) at about half the cost.
+ * on features of texts cut the same way. 2,400 rather than 1,200 (before): the coherence features
+ * need a dozen sentences or more to tell a person's sentences from a program's.
  */
-export const FEATURE_WINDOW = 1200;
+export const FEATURE_WINDOW = 2400;
 
 /** The text's first FEATURE_WINDOW characters, cut after a sentence end when one is in its second half. */
 export function featureWindow(text: string): string {
@@ -70,8 +75,6 @@ const NEWLINE = 0x0a;
 
 /** Words per window of the moving type/token ratio. */
 const TTR_WINDOW = 50;
-/** Sentences this far apart or more are the "distant" baseline of the cohesion ratio. */
-const DISTANT = 3;
 
 function mean(values: ArrayLike<number>): number {
   let sum = 0;
@@ -139,28 +142,6 @@ function repeatedTrigramShare(ids: Int32Array): number {
   return repeated / trigrams;
 }
 
-/** Dice overlap of two sets given as ascending distinct ids. */
-function dice(a: Uint32Array, b: Uint32Array): number {
-  if (a.length === 0 || b.length === 0) return 0;
-  return (2 * sharedCount(a, b)) / (a.length + b.length);
-}
-
-/** Mean overlap of neighbouring sentences, and its ratio to that of distant ones. */
-function cohesion(contentSets: readonly Uint32Array[]): { adjacent: number; ratio: number } {
-  const adjacent: number[] = [];
-  const distant: number[] = [];
-  for (let i = 0; i + 1 < contentSets.length; i++) adjacent.push(dice(contentSets[i]!, contentSets[i + 1]!));
-  // Distant pairs at a fixed stride, so the cost stays linear in the number of sentences.
-  for (let i = 0; i + DISTANT < contentSets.length; i++) {
-    distant.push(dice(contentSets[i]!, contentSets[i + DISTANT]!));
-    const far = Math.floor((i + contentSets.length) / 2);
-    if (far - i >= DISTANT && far < contentSets.length) distant.push(dice(contentSets[i]!, contentSets[far]!));
-  }
-  const a = mean(adjacent);
-  // Smoothed, so that texts with almost no shared words give a ratio near 1, not 0/0.
-  return { adjacent: a, ratio: (a + 0.01) / (mean(distant) + 0.01) };
-}
-
 // Word classes (bits) of a distinct word: function-words.ts's, and LONG.
 const FUNCTION = FUNCTION_WORD;
 const PRONOUN = PRONOUN_WORD;
@@ -172,34 +153,24 @@ function wordClasses(scan: SentenceWords, lookup: WordLookup): Uint8Array {
   return scan.valuesIn(lookup, LONG, 3);
 }
 
-/** Sentence-level statistics: lengths, pronominal adverbs, function words, content-word sets. */
+/** Sentence-level statistics: lengths, pronominal adverbs, sentences ending in a function word. */
 function sentenceStats(scan: SentenceWords, classes: Uint8Array) {
   const { ids, sentenceEnds, sentenceCount } = scan;
   const perSentence = new Float64Array(2 * sentenceCount);
   const lengths = perSentence.subarray(0, sentenceCount);
   const adverbShares = perSentence.subarray(sentenceCount);
-  const contentSets: Uint32Array[] = [];
-  // Each sentence's content words go to its own region of one buffer (a sentence's words lie in
-  // [from, to) of `ids`, so regions do not overlap); its set is a view of that region.
-  const content = new Uint32Array(scan.count);
   let functionEnds = 0;
   let from = 0;
   for (let s = 0; s < sentenceCount; s++) {
     const to = sentenceEnds[s]!;
     lengths[s] = to - from;
     let adv = 0;
-    let end = from;
-    for (let k = from; k < to; k++) {
-      const c = classes[ids[k]!]!;
-      if ((c & ADVERB) !== 0) adv++;
-      if ((c & FUNCTION) === 0) content[end++] = ids[k]!;
-    }
+    for (let k = from; k < to; k++) if ((classes[ids[k]!]! & ADVERB) !== 0) adv++;
     adverbShares[s] = adv / (to - from);
-    contentSets.push(sortedDistinctInPlace(content.subarray(from, end)));
     if ((classes[ids[to - 1]!]! & FUNCTION) !== 0) functionEnds++;
     from = to;
   }
-  return { lengths, adverbShares, contentSets, functionEnds };
+  return { lengths, adverbShares, functionEnds };
 }
 
 /** Word-level rates: pronouns, function words, function-word pairs. */
@@ -247,6 +218,16 @@ function topContentShare(ids: Int32Array, count: number, classes: Uint8Array, co
 }
 
 const TOP_WORDS = 10;
+
+/** Commas in a text (ASCII and full-width, which NFKC folds; the ideographic one of CJK). */
+function commaCount(text: string): number {
+  let commas = 0;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    if (u === 0x2c || u === 0x3001) commas++;
+  }
+  return commas;
+}
 /** Bytes gzip adds around a deflate stream: a 10-byte header, CRC-32 and length. */
 const GZIP_FRAME = 18;
 /**
@@ -289,10 +270,13 @@ export function generatedFeatures(raw: string, language: string, options: Genera
   const { ids, count, sentenceCount } = scan;
   if (count === 0) return { values: GENERATED_FEATURE_NAMES.map(() => 0), words: 0 };
   const classes = wordClasses(scan, options.wordClasses ?? wordClassLookupFor(language));
-  const { lengths, adverbShares, contentSets, functionEnds } = sentenceStats(scan, classes);
+  const { lengths, adverbShares, functionEnds } = sentenceStats(scan, classes);
   const meanLength = mean(lengths);
   const { pronounShare, functionWordShare, functionPairShare } = wordStats(ids, count, classes);
-  const { adjacent, ratio } = cohesion(contentSets);
+  const stemIds = contentStemIds(scan.words, (id) => (classes[id]! & FUNCTION) === 0);
+  let stems = 0;
+  for (const stem of stemIds) if (stem >= stems) stems = stem + 1;
+  const { adjacent, ratio, linked, given } = coherence(sentenceStemSets(ids, count, scan.sentenceEnds, sentenceCount, stemIds), stems);
   const words = ids.subarray(0, count);
   // One count per distinct word, for the type/token ratio and then (zeroed again) the top words.
   const counts = new Int32Array(scan.distinct);
@@ -314,6 +298,11 @@ export function generatedFeatures(raw: string, language: string, options: Genera
     ratio,
     topContentShare(ids, count, classes, counts.fill(0)),
     Number.isNaN(scan.nameShare) ? repeatedNameShare(window) : scan.nameShare,
+    linked,
+    given,
+    repeatedBigramShare(ids, count),
+    sentenceStartVariety(ids, scan.sentenceEnds, sentenceCount, scan.distinct),
+    commaCount(text) / count,
   ];
   return { values, words: count };
 }
