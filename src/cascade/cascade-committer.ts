@@ -18,6 +18,7 @@ import { flagRowsOf, type FlagRow } from './flag-row.js';
 import { IndexedCascadeStore, type CascadeRecordSource } from './indexed-cascade-store.js';
 import { compareCascade } from './run-cascade.js';
 import { compiledFlag, type CompiledJudgement } from './compiled-flag.js';
+import { CandidateLists, mergeRanked, type RankedCandidate } from './candidate-lists.js';
 import { decodeCascadeRecord } from './cascade-record-codec.js';
 import type { PageCascade } from './page-cascade.js';
 import { synonymisedFlag, type SynonymLookup } from './synonymised-flag.js';
@@ -57,8 +58,10 @@ export class CascadeCommitter {
   readonly #compiled = new Set<number>();
   /** Per stored page id, the entry bar of its last `compiled` judgement (0: not known). */
   #entryBars = new Int32Array(1024);
+  /** Per stored page id, the ranked candidates of its last `compiled` judgement by this committer. */
+  readonly #candidates = new CandidateLists();
   /** Filled in by each `compiled` judgement. */
-  readonly #judgement: CompiledJudgement = { entryBar: 0 };
+  readonly #judgement: CompiledJudgement = { entryBar: 0, ranked: [] };
   /** `compiled` flags given to pages stored earlier (re-judged when a source came), not yet counted. */
   #late: CascadeFlag[] = [];
   /** The dictionary, loaded on first use (only pages with a close grammar need it). */
@@ -119,31 +122,40 @@ export class CascadeCommitter {
    * A page stored before its sources is flagged when they come: the stored pages that the new page
    * `id` may change the judgement of — it shares at least their entry bar (compiled-flag.ts
    * CompiledJudgement: it would be among their kept candidates; half of `minSourceShare` of their
-   * shingles when their bar is not known, after a reopen) — are marked `dirty`, to be judged again
-   * from their stored records when the batch is stored (#rejudgeCompiled), so that whether a page is `compiled`, and its sources, do not depend on the order the
-   * pages came in (a crawl's order follows its fetches' timing). The flag row replaces any earlier
-   * one of the page (url, kind). After a reopen the set of flagged ids starts empty: a page flagged
-   * before and again is then counted again in this run's counters (its row is still one).
+   * shingles when their bar is not known, after a reopen) — get it as an entrant in `dirty`, with the
+   * shingles it shares, to be judged again when the batch is stored (#rejudgeCompiled), so that
+   * whether a page is `compiled`, and its sources, do not depend on the order the pages came in (a
+   * crawl's order follows its fetches' timing). The flag row replaces any earlier one of the page
+   * (url, kind). After a reopen the set of flagged ids starts empty: a page flagged before and again
+   * is then counted again in this run's counters (its row is still one).
    */
-  #markRejudged(id: number, record: CascadeRecord, dirty: Set<number>): void {
+  #markRejudged(id: number, record: CascadeRecord, dirty: Map<number, RankedCandidate[]>): void {
     const options = this.options.compiled;
     if (!options.enabled || options.test !== 'containment') return;
-    for (const page of this.store.pagesSharing(record.shingles, MAX_REJUDGED + 1, options.minSourceShare / 2, this.#entryBars)) {
-      if (page.id !== id) dirty.add(page.id);
+    for (const { id: stored, shared } of this.store.pagesSharing(record.shingles, MAX_REJUDGED + 1, options.minSourceShare / 2, this.#entryBars)) {
+      if (stored === id) continue;
+      const entrants = dirty.get(stored);
+      if (entrants === undefined) dirty.set(stored, [{ id, shared }]);
+      else entrants.push({ id, shared });
     }
   }
 
   /**
    * Judges again the pages marked (once each, after the whole batch is stored: a page that several
-   * of the batch's pages may change is judged once); returns their flag rows.
+   * of the batch's pages may change is judged once); returns their flag rows. A page whose last
+   * judgement's candidates this committer keeps is judged from them and its entrants (no count over
+   * the store: a page enters the candidates only by sharing more than the last of them); another
+   * (judged before a reopen, or stored by another process) from a new count.
    */
-  #rejudgeCompiled(dirty: ReadonlySet<number>): FlagRow[] {
+  #rejudgeCompiled(dirty: ReadonlyMap<number, readonly RankedCandidate[]>): FlagRow[] {
     const rows: FlagRow[] = [];
-    for (const id of dirty) {
+    for (const [id, entrants] of dirty) {
       const page = this.store.get(id);
       if (page === undefined) continue;
-      const flag = compiledFlag(page.record, this.store, this.options.compiled, id, this.#judgement);
-      this.#keepEntryBar(id);
+      const known = this.#candidates.get(id);
+      const ranked = known === undefined ? undefined : mergeRanked(known, entrants);
+      const flag = compiledFlag(page.record, this.store, this.options.compiled, id, this.#judgement, ranked);
+      this.#keepJudgement(id);
       if (flag === null) continue;
       if (!this.#compiled.has(id)) this.#late.push(flag);
       this.#compiled.add(id);
@@ -152,14 +164,16 @@ export class CascadeCommitter {
     return rows;
   }
 
-  /** Keeps the entry bar of the last judgement (#judgement) for page `id`. */
-  #keepEntryBar(id: number): void {
+  /** Keeps the entry bar and the candidates of the last judgement (#judgement) for page `id`. */
+  #keepJudgement(id: number): void {
+    if (this.options.compiled.enabled) this.#candidates.set(id, this.#judgement.ranked);
     if (id >= this.#entryBars.length) {
       const grown = new Int32Array(Math.max(id + 1, 2 * this.#entryBars.length));
       grown.set(this.#entryBars);
       this.#entryBars = grown;
     }
     this.#entryBars[id] = this.#judgement.entryBar;
+    this.#judgement.ranked = [];
   }
 
   /**
@@ -172,7 +186,7 @@ export class CascadeCommitter {
     const out: CascadeFlag[][] = [];
     const rows: FlagRow[] = [];
     /** Stored pages to judge again once the batch is stored (#markRejudged). */
-    const dirty = new Set<number>();
+    const dirty = new Map<number, RankedCandidate[]>();
     for (const { url, cascade, decision } of items) {
       if (cascade === undefined || decision.repeated === true || decision.kind === 'skipped') {
         out.push([]);
@@ -182,9 +196,10 @@ export class CascadeCommitter {
       // Only a page the index stored is compared: a rejected page is a copy of a stored one, and is
       // spun or compiled when that one is (its flags say so).
       this.#judgement.entryBar = 0;
+      this.#judgement.ranked = [];
       const flags = record === null || decision.kind !== 'stored' ? [...cascade.flags] : [...cascade.flags, ...compareCascade(record, this.store, this.#lazy, this.options, this.#judgement)];
       if (decision.kind === 'stored' && record !== null) {
-        this.#keepEntryBar(decision.id);
+        this.#keepJudgement(decision.id);
         if (flags.some((f) => f.kind === 'compiled')) this.#compiled.add(decision.id);
         this.store.add({ id: decision.id, url, record }, cascade.record!);
         this.#markRejudged(decision.id, record, dirty);

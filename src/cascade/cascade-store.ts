@@ -4,6 +4,7 @@
  * later keep records in its database; MemoryCascadeStore is the in-memory implementation.
  */
 import type { CascadeRecord } from './cascade-record.js';
+import type { RankedCandidate } from './candidate-lists.js';
 
 export interface StoredCascadePage {
   readonly id: number;
@@ -20,11 +21,12 @@ export interface CascadeStore {
   /** Pages sharing at least `minShared` values with a grammar sketch, most shared first, at most `limit`. */
   grammarCandidates(sketch: Uint32Array, minShared: number, limit: number): readonly StoredCascadePage[];
   /**
-   * Pages sharing word-shingle hashes with `shingles`, with how many they share, most first, at most
-   * `limit`. `minShared`: how many the caller needs (a store may leave out pages unlikely to share
-   * that many, e.g. by a sample; MemoryCascadeStore returns every page). @default 1
+   * Ids of the pages sharing word-shingle hashes with `shingles`, with how many they share, most
+   * first (ties: smaller id), at most `limit` — no record read (get reads those the caller keeps).
+   * `minShared`: how many the caller needs (a store may leave out pages unlikely to share that many,
+   * e.g. by a sample; MemoryCascadeStore returns every page). @default 1
    */
-  shingleCandidates(shingles: Uint32Array, limit: number, minShared?: number): readonly { readonly page: StoredCascadePage; readonly shared: number }[];
+  shingleCandidates(shingles: Uint32Array, limit: number, minShared?: number): readonly RankedCandidate[];
 }
 
 /*
@@ -89,6 +91,6 @@ export class MemoryCascadeStore implements CascadeStore {
   shingleCandidates(shingles: Uint32Array, limit: number) {
     const counts = new Map<number, number>();
     for (const h of shingles) for (const id of this.#byShingle.get(h | 0) ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
-    return topCounts(counts, 1, limit).map(([id, shared]) => ({ page: this.#pages.get(id)!, shared }));
+    return topCounts(counts, 1, limit).map(([id, shared]) => ({ id, shared }));
   }
 }

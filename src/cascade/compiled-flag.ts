@@ -17,12 +17,8 @@ import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { hypergeometricUpperTail } from './hypergeometric.js';
 import { sharedCount } from '../fingerprint/sketch-similarity.js';
 import { sortedDistinct } from './shingle-sketch.js';
+import { MAX_CANDIDATES, type RankedCandidate } from './candidate-lists.js';
 
-/**
- * Stored pages considered per page, at most (most shared shingles first): a compiled page has 2–4
- * sources, each sharing far more shingles than pages that share a stock phrase.
- */
-const MAX_CANDIDATES = 10;
 /** Paragraph share of shingles a candidate must hold under the containment test. */
 const CONTAINMENT = 0.5;
 
@@ -53,27 +49,53 @@ function union(arrays: readonly Uint32Array[]): Uint32Array {
 
 /**
  * What a judgement tells of the pages stored after it (CascadeCommitter's re-judging):
- * `entryBar`, the shingles a page stored later must share with the judged page to be among its
- * kept candidates — the candidates are ranked by shared shingles, ties to the smaller (earlier) id,
- * so a later page sharing fewer changes nothing, and the page's flag would be judged the same.
+ * `ranked`, its candidates: the MAX_CANDIDATES stored pages (a compiled page has 2–4 sources, each
+ * sharing far more shingles than pages that share a stock phrase) sharing the most shingles with the
+ * page, ties to the smaller (earlier) id; and `entryBar`, the shingles a page stored later must share
+ * with the judged page to be among its kept candidates — a later page sharing fewer changes nothing,
+ * and the page's flag would be judged the same.
  */
 export interface CompiledJudgement {
   entryBar: number;
+  ranked: readonly RankedCandidate[];
 }
 
 /**
  * Stored pages sharing enough of the page's shingles to cover `minShare` of it (halved: a source's
  * paragraphs may be edited), at most MAX_CANDIDATES. Pages sharing only stock phrases drop out.
+ * `ranked`: the page's candidates when the caller has them (a page judged again: its last
+ * judgement's, with the pages stored since merged in); else counted in the store.
  */
-function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean, self: number | null, judgement?: CompiledJudgement): { kept: Candidate[]; vocabulary: number } {
+function candidatesOf(
+  record: CascadeRecord,
+  store: CascadeStore,
+  minShare: number,
+  withVocabulary: boolean,
+  self: number | null,
+  judgement?: CompiledJudgement,
+  ranked?: readonly RankedCandidate[],
+): { kept: Candidate[]; vocabulary: number } {
   const needed = Math.max(2, (minShare / 2) * record.shingles.length);
-  const all = store.shingleCandidates(record.shingles, MAX_CANDIDATES + (self === null ? 0 : 1), needed).filter(({ page }) => page.id !== self).slice(0, MAX_CANDIDATES);
-  const kept = all.filter(({ shared }) => shared >= needed).map(({ page }) => candidateOf(page));
-  if (judgement !== undefined) judgement.entryBar = Math.ceil(all.length < MAX_CANDIDATES ? needed : Math.max(needed, all[MAX_CANDIDATES - 1]!.shared + 1));
+  const all = ranked ?? store.shingleCandidates(record.shingles, MAX_CANDIDATES + (self === null ? 0 : 1), needed).filter(({ id }) => id !== self).slice(0, MAX_CANDIDATES);
+  const kept = pagesOf(all.filter(({ shared }) => shared >= needed), store).map(candidateOf);
+  if (judgement !== undefined) {
+    judgement.ranked = all;
+    judgement.entryBar = Math.ceil(all.length < MAX_CANDIDATES ? needed : Math.max(needed, all[MAX_CANDIDATES - 1]!.shared + 1));
+  }
   // The hypergeometric population: the terms of the page and of every page sharing a shingle with
   // it (pruned or not), so that it does not shrink to the page and its few likely sources.
-  const vocabulary = kept.length === 0 || !withVocabulary ? 0 : union([record.terms, ...all.map(({ page }) => page.record.terms)]).length;
+  const vocabulary = kept.length === 0 || !withVocabulary ? 0 : union([record.terms, ...pagesOf(all, store).map((page) => page.record.terms)]).length;
   return { kept, vocabulary };
+}
+
+/** The stored pages of `ranked` (their records read), in its order; pages no longer stored left out. */
+function pagesOf(ranked: readonly RankedCandidate[], store: CascadeStore): StoredCascadePage[] {
+  const pages: StoredCascadePage[] = [];
+  for (const { id } of ranked) {
+    const page = store.get(id);
+    if (page !== undefined) pages.push(page);
+  }
+  return pages;
 }
 
 /**
@@ -266,10 +288,19 @@ function sourcesOf(record: CascadeRecord, candidates: readonly Candidate[], attr
  * come (CascadeCommitter re-judges it); the paragraphs listed are those the source holds half of
  * (none when the page is judged from its stored record, which keeps no paragraphs).
  * `hypergeometric`: paragraphs attributed by their terms, a source's share the words of its paragraphs.
+ * `judgement`: filled in (CompiledJudgement); `ranked`: the page's candidates when the caller has
+ * them (a page judged again), else counted in the store.
  */
-export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], self: number | null = null, judgement?: CompiledJudgement): CompiledSource[] {
+export function compiledSources(
+  record: CascadeRecord,
+  store: CascadeStore,
+  options: CascadeOptions['compiled'],
+  self: number | null = null,
+  judgement?: CompiledJudgement,
+  ranked?: readonly RankedCandidate[],
+): CompiledSource[] {
   const hypergeometric = options.test === 'hypergeometric';
-  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric, self, judgement);
+  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric, self, judgement, ranked);
   if (candidates.length === 0) return [];
   if (hypergeometric) {
     return sourcesOf(record, candidates, attributeByHypergeometric(record, candidates, vocabulary, options.alpha)).filter((s) => s.share >= options.minSourceShare);
@@ -287,9 +318,16 @@ export function compiledSources(record: CascadeRecord, store: CascadeStore, opti
     .sort((a, b) => b.share - a.share || a.id - b.id);
 }
 
-/** The `compiled` flag of a page against the store, or null. `self`, `judgement`: as compiledSources. */
-export function compiledFlag(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], self: number | null = null, judgement?: CompiledJudgement): CompiledFlag | null {
-  const sources = compiledSources(record, store, options, self, judgement);
+/** The `compiled` flag of a page against the store, or null. `self`, `judgement`, `ranked`: as compiledSources. */
+export function compiledFlag(
+  record: CascadeRecord,
+  store: CascadeStore,
+  options: CascadeOptions['compiled'],
+  self: number | null = null,
+  judgement?: CompiledJudgement,
+  ranked?: readonly RankedCandidate[],
+): CompiledFlag | null {
+  const sources = compiledSources(record, store, options, self, judgement, ranked);
   if (sources.length < options.minSources) return null;
   if (sources[0]!.share >= options.maxSingleShare) return null;
   const coveredShare = sources.reduce((sum, s) => sum + s.share, 0);

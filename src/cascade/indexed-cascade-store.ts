@@ -15,6 +15,7 @@
 import type { CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { HashPostings, touchedIds } from './hash-postings.js';
+import type { RankedCandidate } from './candidate-lists.js';
 
 /** One grammar-sketch value in GRAMMAR_SAMPLE is indexed. */
 export const GRAMMAR_SAMPLE = 2;
@@ -76,60 +77,54 @@ class HitCounter {
   }
 
   /**
-   * takeRanked for pagesSharing: ids whose hits are at least `minShare` of their `sizes` (and 2) and
-   * at least minShared[id], ranked by hits / size.
+   * The ids touched with at least `minHits` hits — and, given `bySize`, at least its `minShare` of
+   * their sizes and minShared[id] (0 beyond its length), ranked by hits / size — ranked (most hits,
+   * ties to the smaller id), at most `limit`, with their hits; then resets. The `limit` best by
+   * insertion into a short sorted list: many ids may pass, few are taken. (No callbacks: this runs
+   * over the thousands of ids a lookup touches.)
    */
-  takeSharing(limit: number, sizes: Int32Array, minShare: number, minShared: Int32Array): number[] {
+  #take(limit: number, minHits: number, bySize?: { sizes: Int32Array; minShare: number; minShared: Int32Array }): RankedCandidate[] {
     const counts = this.#counts;
     const { ids: touched, count: touchedCount } = this.#touched;
-    const taken: number[] = [];
-    const shares: number[] = [];
+    const taken: RankedCandidate[] = [];
+    const scores: number[] = [];
+    const last = limit - 1;
     for (let t = 0; t < touchedCount; t++) {
       const id = touched[t]!;
       const hits = counts[id]!;
       counts[id] = 0;
-      const size = sizes[id]!;
-      if (hits < 2 || hits < minShare * size || (id < minShared.length && hits < minShared[id]!)) continue;
-      const share = hits / Math.max(1, size);
-      if (taken.length === limit && !(share > shares[limit - 1]! || (share === shares[limit - 1] && id < taken[limit - 1]!))) continue;
-      let at = taken.length === limit ? limit - 1 : taken.length;
-      while (at > 0 && (share > shares[at - 1]! || (share === shares[at - 1] && id < taken[at - 1]!))) {
+      if (hits < minHits) continue;
+      let value = hits;
+      if (bySize !== undefined) {
+        const size = bySize.sizes[id]!;
+        if (hits < bySize.minShare * size || (id < bySize.minShared.length && hits < bySize.minShared[id]!)) continue;
+        value = hits / Math.max(1, size);
+      }
+      if (taken.length === limit && !(value > scores[last]! || (value === scores[last] && id < taken[last]!.id))) continue;
+      let at = taken.length === limit ? last : taken.length;
+      while (at > 0 && (value > scores[at - 1]! || (value === scores[at - 1] && id < taken[at - 1]!.id))) {
         taken[at] = taken[at - 1]!;
-        shares[at] = shares[at - 1]!;
+        scores[at] = scores[at - 1]!;
         at--;
       }
-      taken[at] = id;
-      shares[at] = share;
+      taken[at] = { id, shared: hits };
+      scores[at] = value;
     }
     this.#touched.count = 0;
     return taken;
   }
 
-  /** The hits of the ids takeRanked last returned. */
-  lastCounts = new Map<number, number>();
+  /**
+   * For pagesSharing: ids whose hits are at least `minShare` of their `sizes` (and 2) and at least
+   * minShared[id], ranked by hits / size.
+   */
+  takeSharing(limit: number, sizes: Int32Array, minShare: number, minShared: Int32Array): RankedCandidate[] {
+    return this.#take(limit, 2, { sizes, minShare, minShared });
+  }
 
-  /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`; then resets. */
-  takeRanked(minHits: number, limit: number): number[] {
-    const counts = this.#counts;
-    const { ids: touched, count: touchedCount } = this.#touched;
-    // The `limit` best by insertion into a short sorted list: many pages may pass minHits, few are taken.
-    const taken: number[] = [];
-    const before = (a: number, b: number) => counts[a]! > counts[b]! || (counts[a] === counts[b] && a < b);
-    for (let t = 0; t < touchedCount; t++) {
-      const id = touched[t]!;
-      if (counts[id]! < minHits) continue;
-      if (taken.length === limit && !before(id, taken[limit - 1]!)) continue;
-      let at = taken.length === limit ? limit - 1 : taken.length;
-      while (at > 0 && before(id, taken[at - 1]!)) {
-        taken[at] = taken[at - 1]!;
-        at--;
-      }
-      taken[at] = id;
-    }
-    this.lastCounts = new Map(taken.map((id) => [id, counts[id]!]));
-    for (let t = 0; t < touchedCount; t++) counts[touched[t]!] = 0;
-    this.#touched.count = 0;
-    return taken;
+  /** Ids with at least `minHits`, most hits first (ties: smaller id), at most `limit`. */
+  takeRanked(minHits: number, limit: number): RankedCandidate[] {
+    return this.#take(limit, minHits);
   }
 }
 
@@ -196,31 +191,34 @@ export class IndexedCascadeStore implements CascadeStore {
   grammarCandidates(sketch: Uint32Array, minShared: number, limit: number): readonly StoredCascadePage[] {
     const minHits = Math.max(1, Math.floor(minShared / GRAMMAR_SAMPLE));
     this.#hits.count(this.#grammar, sketch, GRAMMAR_MASK);
-    return this.#pages(this.#hits.takeRanked(minHits, limit));
+    return this.#pages(this.#live(this.#hits.takeRanked(minHits, limit)));
   }
 
-  shingleCandidates(shingles: Uint32Array, limit: number, minShared = 1) {
+  shingleCandidates(shingles: Uint32Array, limit: number, minShared = 1): RankedCandidate[] {
     // Half of `minShared` (the hypergeometric test's vocabulary takes in pages under it too), at
     // least 2 (one shared stock phrase is no lead).
     this.#hits.count(this.#shingles, shingles, 0);
-    const ids = this.#hits.takeRanked(Math.max(2, Math.floor(minShared / 2)), limit);
-    const hits = this.#hits.lastCounts;
-    return this.#pages(ids).map((page) => ({ page, shared: hits.get(page.id)! }));
+    return this.#live(this.#hits.takeRanked(Math.max(2, Math.floor(minShared / 2)), limit));
   }
 
   /**
    * The stored pages of which `shingles` hold at least `minShare` of their own shingles, and at least
    * minShared[id] (0 beyond its length) — those the page with these shingles may be a source of —
-   * largest share first, at most `limit`.
+   * largest share first, at most `limit`, with the hits counted (no record read).
    */
-  pagesSharing(shingles: Uint32Array, limit: number, minShare: number, minShared: Int32Array): StoredCascadePage[] {
+  pagesSharing(shingles: Uint32Array, limit: number, minShare: number, minShared: Int32Array): RankedCandidate[] {
     this.#hits.count(this.#shingles, shingles, 0);
-    return this.#pages(this.#hits.takeSharing(limit, this.#shingleCounts, minShare, minShared));
+    return this.#live(this.#hits.takeSharing(limit, this.#shingleCounts, minShare, minShared));
   }
 
-  #pages(ids: readonly number[]): StoredCascadePage[] {
+  /** `ranked` less the deleted pages. */
+  #live(ranked: RankedCandidate[]): RankedCandidate[] {
+    return this.#deleted.size === 0 ? ranked : ranked.filter(({ id }) => !this.#deleted.has(id));
+  }
+
+  #pages(ranked: readonly RankedCandidate[]): StoredCascadePage[] {
     const out: StoredCascadePage[] = [];
-    for (const id of ids) {
+    for (const { id } of ranked) {
       const page = this.get(id);
       if (page !== undefined) out.push(page);
     }

@@ -145,11 +145,11 @@ export function prepareStatements(db: Database.Database, layout: BlockLayout): I
        FROM documents WHERE id IN (SELECT value FROM json_each(?)) AND sketch IS NOT NULL`,
     ).pluck(),
     // Rows with a sketch (stored documents and the members of their clusters), packed as hex, one string per id range: id, hi, lo (8 hex digits each),
-    // the number n of sketch values that follow (2 digits, at most the first parameter) and the first n
-    // values as stored (uint32 little-endian). The key table needs no more than its keys.
+    // the sketch's length in values (4 digits), the number n of values that follow (2 digits, at most the first parameter) and the first n
+    // values as stored (uint32 little-endian). The key table needs no more than its keys and the values its bound keeps.
     sketchChunk: p(
-      `SELECT group_concat(printf('%08x%08x%08x%02x', id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295,
-         min(length(sketch) / 4, ?)) || hex(substr(sketch, 1, 4 * ?)), '')
+      `SELECT group_concat(printf('%08x%08x%08x%04x%02x', id, (fingerprint >> 32) & 4294967295, fingerprint & 4294967295,
+         length(sketch) / 4, min(length(sketch) / 4, ?)) || hex(substr(sketch, 1, 4 * ?)), '')
        FROM documents WHERE id > ? AND id <= ? AND sketch IS NOT NULL`,
     ).pluck(),
     insert: p(`INSERT INTO documents (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`),

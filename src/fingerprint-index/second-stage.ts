@@ -23,7 +23,7 @@ import { NOT_SIMILAR, similarBasis, type SketchSpan } from '../fingerprint/simil
 import { verifySimilar, type VerifyThresholds } from '../fingerprint/verify-similar.js';
 import { IdList } from './id-list.js';
 import type { Statement } from './index-statements.js';
-import { SketchKeyTable } from './sketch-key-table.js';
+import { PREFIX, SketchKeyTable } from './sketch-key-table.js';
 import { SketchRows } from './sketch-rows.js';
 
 /** IndexOptions.verify: the second stage's settings (config `verify`, enabled). */
@@ -80,6 +80,9 @@ export function resolveSecondStage(value: unknown): SecondStageOptions | null {
   });
 }
 
+/** Bytes before a chunk row's values: id, hi, lo, the sketch's length (2 bytes), the values that follow (1). */
+const ROW_HEADER = 15;
+
 /** Ids per chunk string when loading (≤ 1,024 × 90 hex digits: small enough for V8's young generation). */
 const CHUNK_IDS = 1024;
 
@@ -103,25 +106,26 @@ export class SecondStage {
 
   /**
    * Rebuilds the key table from the stored sketches of ids 1..maxId: `chunk` packs them as hex (see
-   * IndexStatements.sketchChunk, only the keys of each); `expected`: stored documents (an upper bound
+   * IndexStatements.sketchChunk: the keys of each and the first values the bound keeps); `expected`: stored documents (an upper bound
    * of the rows, so the table is allocated once with room to grow by an eighth).
    */
   load(chunk: Statement, maxId: number, expected: number): void {
-    const keys = this.options.candidateKeys;
+    // The table's keys, and the first values its bound keeps (sketch-key-table.ts PREFIX).
+    const keys = Math.max(this.options.candidateKeys, PREFIX);
     const table = this.#emptyTable();
     table.reserve(Math.ceil(1.125 * expected));
     const scratch = new Uint32Array(keys);
     const views = Array.from({ length: keys + 1 }, (_, n) => scratch.subarray(0, n));
-    const bytes = Buffer.alloc(CHUNK_IDS * (13 + 4 * keys));
+    const bytes = Buffer.alloc(CHUNK_IDS * (ROW_HEADER + 4 * keys));
     for (let after = 0; after < maxId; after += CHUNK_IDS) {
       const hex = chunk.get(keys, keys, after, Math.min(maxId, after + CHUNK_IDS)) as string | null;
       if (hex === null) continue;
       const length = bytes.write(hex, 0, 'hex');
       for (let at = 0; at < length;) {
-        const n = bytes[at + 12]!;
-        for (let i = 0; i < n; i++) scratch[i] = bytes.readUInt32LE(at + 13 + 4 * i);
-        table.add(bytes.readUInt32BE(at), views[n]!, bytes.readUInt32BE(at + 4), bytes.readUInt32BE(at + 8));
-        at += 13 + 4 * n;
+        const n = bytes[at + 14]!;
+        for (let i = 0; i < n; i++) scratch[i] = bytes.readUInt32LE(at + ROW_HEADER + 4 * i);
+        table.add(bytes.readUInt32BE(at), views[n]!, bytes.readUInt32BE(at + 4), bytes.readUInt32BE(at + 8), bytes.readUInt16BE(at + 12));
+        at += ROW_HEADER + 4 * n;
       }
     }
     this.#table = table;
@@ -176,6 +180,6 @@ export class SecondStage {
   }
 
   #emptyTable(): SketchKeyTable {
-    return new SketchKeyTable({ keys: this.options.candidateKeys, minShared: this.options.minSharedKeys });
+    return new SketchKeyTable({ keys: this.options.candidateKeys, minShared: this.options.minSharedKeys, verify: this.options });
   }
 }

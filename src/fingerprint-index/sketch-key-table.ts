@@ -35,6 +35,8 @@
  * in typed arrays (a chain per key, newest first); no object per document.
  */
 import { popcount32 } from '../fingerprint/fingerprint-codec.js';
+import { maxSlack, prefixMayBeSimilar, type SketchPrefix } from '../fingerprint/sketch-prefix-bound.js';
+import type { VerifyThresholds } from '../fingerprint/verify-similar.js';
 import type { IdList } from './id-list.js';
 
 /** Options of a SketchKeyTable. */
@@ -43,7 +45,21 @@ export interface SketchKeyTableOptions {
   readonly keys?: number;
   /** Keys a candidate must share with the query; ≥ 2 files documents by pairs of keys. @default 2 */
   readonly minShared?: number;
+  /**
+   * With the second stage's thresholds: each document's first PREFIX sketch values are kept, and a
+   * lookup drops a candidate they show verifySimilar cannot confirm (sketch-prefix-bound.ts).
+   */
+  readonly verify?: VerifyThresholds | undefined;
 }
+
+/**
+ * Sketch values kept per document for the bound (128 bytes). On issue 25's corpus (60,000 documents
+ * made by scripts/make-corpus.ts) a lookup at 50,000 documents met ~120 candidates within K, ~0.2 of
+ * them confirmed, each read from SQLite (~19 µs); 24 known values let ~21 through, 32 let 1.3: two
+ * unrelated sketches interleave, so 32 known values settle ~60 of the Jaccard walk's 64 steps, and
+ * hold far more misses than containment allows (3 of 64).
+ */
+export const PREFIX = 32;
 
 /** The key of a pair of sketch values (a before b; a === b for a one-value sketch). */
 function pairKey(a: number, b: number): number {
@@ -98,11 +114,28 @@ export class SketchKeyTable {
   #docs = new Uint32Array(4 * MIN_CAPACITY);
   #documents = 0;
   #stamp = 0;
+  /** With `verify`: document d's first values at PREFIX·d (#prefixKnown[d] of them) and its sketch's length. */
+  readonly #verify: VerifyThresholds | undefined;
+  readonly #slack: Int32Array;
+  #prefixes = new Uint32Array(0);
+  #prefixKnown = new Uint8Array(0);
+  #sketchLengths = new Uint16Array(0);
+  /** The prefix handed to the bound (one object, its fields set per candidate). */
+  readonly #prefix: { values: Uint32Array; start: number; known: number; length: number } = { values: new Uint32Array(0), start: 0, known: 0, length: 0 };
+  /** Candidates the bound dropped, for the benchmarks. */
+  dropped = 0;
 
   constructor(options: SketchKeyTableOptions = {}) {
     this.keys = options.keys ?? 8;
     this.minShared = options.minShared ?? 2;
     this.#pairs = this.minShared >= 2;
+    this.#verify = options.verify;
+    this.#slack = options.verify === undefined ? new Int32Array(0) : Int32Array.from({ length: options.verify.sketchSize + 1 }, (_, n) => maxSlack(options.verify!.containment, n));
+    if (options.verify !== undefined) {
+      this.#prefixes = new Uint32Array(PREFIX * MIN_CAPACITY);
+      this.#prefixKnown = new Uint8Array(MIN_CAPACITY);
+      this.#sketchLengths = new Uint16Array(MIN_CAPACITY);
+    }
     for (const [name, value] of [['keys', this.keys], ['minShared', this.minShared]] as const) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`Expected \`${name}\` to be a positive integer, got ${String(value)}`);
     }
@@ -115,7 +148,8 @@ export class SketchKeyTable {
 
   /** Bytes held in typed arrays. */
   get byteLength(): number {
-    return this.#slots.byteLength + this.#entryPairs.byteLength + this.#docIds.byteLength + this.#docs.byteLength;
+    return this.#slots.byteLength + this.#entryPairs.byteLength + this.#docIds.byteLength + this.#docs.byteLength
+      + this.#prefixes.byteLength + this.#prefixKnown.byteLength + this.#sketchLengths.byteLength;
   }
 
   /**
@@ -131,9 +165,10 @@ export class SketchKeyTable {
 
   /**
    * Files document `id` (ids ascending from call to call), of fingerprint (hi, lo), under the first
-   * `keys` values of its sketch (ascending, distinct).
+   * `keys` values of its sketch (ascending, distinct). `sketch` may be the sketch's first values only
+   * (at least `keys` and PREFIX of them, or all), `length` the whole sketch's.
    */
-  add(id: number, sketch: Uint32Array, hi = 0, lo = 0): void {
+  add(id: number, sketch: Uint32Array, hi = 0, lo = 0, length = sketch.length): void {
     const n = Math.min(this.keys, sketch.length);
     const entries = this.#entriesFor(n);
     if (this.#documents === this.#docIds.length) this.#growDocuments(this.#documents + 1);
@@ -143,6 +178,12 @@ export class SketchKeyTable {
     this.#docIds[doc] = id;
     this.#docs[4 * doc] = hi;
     this.#docs[4 * doc + 1] = lo;
+    if (this.#verify !== undefined) {
+      const known = Math.min(PREFIX, sketch.length);
+      this.#prefixes.set(sketch.subarray(0, known), PREFIX * doc);
+      this.#prefixKnown[doc] = known;
+      this.#sketchLengths[doc] = length;
+    }
     if (!this.#pairs) {
       for (let i = 0; i < n; i++) this.#file(sketch[i]!, doc);
     } else if (n === 1) {
@@ -172,7 +213,8 @@ export class SketchKeyTable {
   /**
    * Adds to `out` the documents filed under at least `minShared` (the table's rule when not given)
    * of the first `keys` values of `sketch` (fewer when the sketch is shorter) whose fingerprint lies
-   * within `maxDistance` of (hi, lo) (64: any). Every document under the query's keys is read. A copy
+   * within `maxDistance` of (hi, lo) (64: any), and, with `verify`, that the bound lets through
+   * (`sketch` is then the whole sketch). Every document under the query's keys is read. A copy
    * shares most of its keys; two unrelated documents meet on one small value now and then (the
    * smallest of many 32-bit values are small numbers, so they collide far more often than 2⁻³²),
    * hardly ever on two.
@@ -181,13 +223,14 @@ export class SketchKeyTable {
     const n = Math.min(this.keys, sketch.length);
     const need = Math.max(1, Math.min(minShared, n));
     const stamp = this.#nextStamp();
+    const query = this.#verify === undefined ? undefined : sketch;
     if (!this.#pairs) {
-      for (let i = 0; i < n; i++) this.#count(sketch[i]!, need, stamp, out, hi, lo, maxDistance);
+      for (let i = 0; i < n; i++) this.#count(sketch[i]!, need, stamp, out, hi, lo, maxDistance, query);
     } else if (n === 1) {
-      this.#count(pairKey(sketch[0]!, sketch[0]!), 1, stamp, out, hi, lo, maxDistance);
+      this.#count(pairKey(sketch[0]!, sketch[0]!), 1, stamp, out, hi, lo, maxDistance, query);
     } else {
       const needPairs = need >= 2 ? (need * (need - 1)) / 2 : 1;
-      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.#count(pairKey(sketch[i]!, sketch[j]!), needPairs, stamp, out, hi, lo, maxDistance);
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.#count(pairKey(sketch[i]!, sketch[j]!), needPairs, stamp, out, hi, lo, maxDistance, query);
     }
   }
 
@@ -195,7 +238,7 @@ export class SketchKeyTable {
    * Counts the documents under `key` (stamped counter, never cleared); pushes one when its count
    * reaches `need` (once a lookup: the count only grows) and it lies within the distance.
    */
-  #count(key: number, need: number, stamp: number, out: IdList, hi: number, lo: number, maxDistance: number): void {
+  #count(key: number, need: number, stamp: number, out: IdList, hi: number, lo: number, maxDistance: number, query: Uint32Array | undefined): void {
     const slot = this.#findSlot(key);
     const entries = this.#entryPairs;
     const docs = this.#docs;
@@ -209,9 +252,20 @@ export class SketchKeyTable {
       } else docs[at + 2] = stamp;
       docs[at + 3] = count;
       if (count === need && popcount32((docs[at]! ^ hi) >>> 0) + popcount32((docs[at + 1]! ^ lo) >>> 0) <= maxDistance) {
-        out.push(this.#docIds[doc]!);
+        if (query !== undefined && !this.#mayBeSimilar(query, doc)) this.dropped++;
+        else out.push(this.#docIds[doc]!);
       }
     }
+  }
+
+  /** Whether the bound lets document `doc` through against the whole sketch `query`. */
+  #mayBeSimilar(query: Uint32Array, doc: number): boolean {
+    const prefix = this.#prefix;
+    prefix.values = this.#prefixes;
+    prefix.start = PREFIX * doc;
+    prefix.known = this.#prefixKnown[doc]!;
+    prefix.length = this.#sketchLengths[doc]!;
+    return prefixMayBeSimilar(query, prefix as SketchPrefix, this.#verify!, this.#slack);
   }
 
   /** A stamp no document holds yet. */
@@ -239,6 +293,15 @@ export class SketchKeyTable {
     const capacity = Math.max(needed, Math.ceil(1.5 * this.#docIds.length));
     this.#docIds = grown(this.#docIds, capacity, this.#documents);
     this.#docs = grown(this.#docs, 4 * capacity, 4 * this.#documents);
+    if (this.#verify !== undefined) {
+      this.#prefixes = grown(this.#prefixes, PREFIX * capacity, PREFIX * this.#documents);
+      const known = new Uint8Array(capacity);
+      known.set(this.#prefixKnown.subarray(0, this.#documents));
+      this.#prefixKnown = known;
+      const lengths = new Uint16Array(capacity);
+      lengths.set(this.#sketchLengths.subarray(0, this.#documents));
+      this.#sketchLengths = lengths;
+    }
   }
 
   #growEntries(needed: number): void {

@@ -98,7 +98,7 @@ describe('MemoryCascadeStore', () => {
     store.add({ id: 1, url: 'b', record });
     expect(store.size).toBe(1);
     expect(store.grammarCandidates(record.tagSketch!, 10, 5).map((p) => p.url)).toEqual(['b']);
-    expect(store.shingleCandidates(record.paragraphs[0]!.shingles, 5)[0]!.page.id).toBe(1);
+    expect(store.shingleCandidates(record.paragraphs[0]!.shingles, 5)[0]!.id).toBe(1);
     store.delete(1);
     expect(store.get(1)).toBeUndefined();
     expect(store.grammarCandidates(record.tagSketch!, 1, 5)).toEqual([]);
