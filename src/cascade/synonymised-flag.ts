@@ -26,16 +26,42 @@ interface SynonymComparison {
 }
 
 /**
+ * What the comparisons of one page need of its stems, computed once for all its candidates: each
+ * stem's term, and its synonym classes (looked up on first need).
+ */
+export class PageStems {
+  readonly record: CascadeRecord;
+  readonly terms: Uint32Array;
+  readonly #classes: (readonly number[] | undefined)[];
+  readonly #synonyms: SynonymLookup;
+
+  constructor(record: CascadeRecord, synonyms: SynonymLookup) {
+    this.record = record;
+    this.#synonyms = synonyms;
+    this.terms = Uint32Array.from(record.stems, termHash);
+    this.#classes = new Array<readonly number[] | undefined>(record.stems.length);
+  }
+
+  /** The classes of stem k. */
+  classesOf(k: number): readonly number[] {
+    return (this.#classes[k] ??= this.#synonyms.classesOf(this.record.language, this.record.stems[k]!));
+  }
+}
+
+/**
  * Compares the page's content stems with a source's terms (a stored record keeps its stems' 16-bit
  * terms, not the stems), through synonym classes: a page stem is the source's own when the source
  * holds its term, substituted when it holds the term of a stem of one of its classes. `minExplained`:
  * the share of the page's stems that must be explained so; once that cannot be reached the
  * comparison stops and returns null (most grammar-close pages are no spun copies, and the page's
- * own stems tell so before the classes' stems are looked up).
+ * own stems tell so before the classes' stems are looked up). `page`: a record, or its PageStems
+ * when it is compared with several sources.
  */
-export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, synonyms: SynonymLookup, minExplained = 0): SynonymComparison | null {
+export function compareWithSynonyms(page: CascadeRecord | PageStems, source: CascadeRecord, synonyms: SynonymLookup, minExplained = 0): SynonymComparison | null {
+  const stemsOfPage = page instanceof PageStems ? page : new PageStems(page, synonyms);
+  const { record, terms: pageTerms } = stemsOfPage;
   const terms = source.terms;
-  const stems = page.stems;
+  const stems = record.stems;
   const n = Math.max(1, stems.length);
   // Whether `unexplained` stems already keep the page under minExplained, whatever the rest are.
   const hopeless = (unexplained: number) => (stems.length - unexplained) / n < minExplained;
@@ -44,18 +70,18 @@ export function compareWithSynonyms(page: CascadeRecord, source: CascadeRecord, 
   // Page side first: a stem that is not the source's and in no class can never be explained.
   const open: (readonly number[])[] = [];
   const openStems: string[] = [];
-  for (const s of stems) {
-    if (holds(terms, termHash(s))) {
+  for (let k = 0; k < stems.length; k++) {
+    if (holds(terms, pageTerms[k]!)) {
       equal++;
       continue;
     }
-    const ids = synonyms.classesOf(page.language, s);
+    const ids = stemsOfPage.classesOf(k);
     if (ids.length === 0) {
       if (hopeless(++unexplained)) return null;
       continue;
     }
     open.push(ids);
-    openStems.push(s);
+    openStems.push(stems[k]!);
   }
   let substituted = 0;
   const examples: [string, string][] = [];
@@ -78,12 +104,29 @@ function holds(sorted: Uint32Array, value: number): boolean {
 }
 
 /**
+ * The terms of each synonym class's stems (termHash), by dictionary and language: a class is met on
+ * page after page, and hashing its stems again for every candidate was most of the comparison.
+ */
+const classTermsCache = new WeakMap<SynonymLookup, Map<string, Map<number, Uint32Array>>>();
+
+function classTerms(synonyms: SynonymLookup, language: string, classId: number): Uint32Array {
+  let byLanguage = classTermsCache.get(synonyms);
+  if (byLanguage === undefined) classTermsCache.set(synonyms, (byLanguage = new Map()));
+  let byClass = byLanguage.get(language);
+  if (byClass === undefined) byLanguage.set(language, (byClass = new Map()));
+  let terms = byClass.get(classId);
+  if (terms === undefined) byClass.set(classId, (terms = Uint32Array.from(synonyms.stemsOf(language, classId), termHash)));
+  return terms;
+}
+
+/**
  * The source's stem standing for a page stem of classes `ids` (ascending): of the first class with a
  * stem whose term the source holds, that stem (the class's first such).
  */
 function synonymInSource(ids: readonly number[], language: string, sourceTerms: Uint32Array, synonyms: SynonymLookup): string | undefined {
   for (const id of ids) {
-    for (const s of synonyms.stemsOf(language, id)) if (holds(sourceTerms, termHash(s))) return s;
+    const terms = classTerms(synonyms, language, id);
+    for (let i = 0; i < terms.length; i++) if (holds(sourceTerms, terms[i]!)) return synonyms.stemsOf(language, id)[i];
   }
   return undefined;
 }
@@ -100,13 +143,14 @@ export function synonymisedFlag(
   // A loose pre-filter on shared sketch values; the Jaccard estimate below decides.
   const minShared = Math.max(1, Math.floor((options.minTagSimilarity * TAG_SKETCH_SIZE) / 2));
   let best: { page: StoredCascadePage; tag: number; cmp: SynonymComparison } | null = null;
+  let stems: PageStems | undefined;
   for (const page of store.grammarCandidates(record.tagSketch, minShared, MAX_CANDIDATES)) {
     const source = page.record;
     if (source.tagSketch === null || source.language !== record.language) continue;
     const tag = sketchJaccard(record.tagSketch, source.tagSketch, TAG_SKETCH_SIZE);
     if (tag < options.minTagSimilarity) continue;
     if (record.stems.length === 0) return null;
-    const cmp = compareWithSynonyms(record, source, synonyms, options.minExplained);
+    const cmp = compareWithSynonyms((stems ??= new PageStems(record, synonyms)), source, synonyms, options.minExplained);
     if (cmp === null || cmp.explained < options.minExplained || cmp.substituted < options.minSubstituted || cmp.substituted === 0) continue;
     if (best === null || cmp.explained > best.cmp.explained) best = { page, tag, cmp };
   }
