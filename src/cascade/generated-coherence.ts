@@ -8,7 +8,7 @@
  * (truncation stemming), so that "extract", "extracts" and "extraction" count as one: overlap measured on whole words missed
  * a person's inflected repetitions and flagged real pages whose sentences vary their word forms.
  */
-import { sharedCount } from '../fingerprint/sketch-similarity.js';
+import { sharedCount } from '../fingerprint/shared-count.js';
 import { sortedDistinctInPlace } from './shingle-sketch.js';
 
 /** Code units a word is cut to for comparing sentences (truncation stemming: 5 suits English). */
