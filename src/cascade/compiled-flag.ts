@@ -15,7 +15,7 @@ import type { CascadeOptions } from './cascade-options.js';
 import type { CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { hypergeometricUpperTail } from './hypergeometric.js';
-import { sharedCount } from '../fingerprint/sketch-similarity.js';
+import { sharedCount } from '../fingerprint/shared-count.js';
 import { sortedDistinct } from './shingle-sketch.js';
 import { MAX_CANDIDATES, type RankedCandidate } from './candidate-lists.js';
 

@@ -2,13 +2,14 @@
  * Coherence features of the `generated` stage: how a text's sentences hang together. A person's
  * neighbouring sentences share content words (the topic carried on), later sentences come back to
  * words said before, and sentences open in varied ways; sentences shuffled or stitched from many
- * texts, chains and salads do not, or repeat word pairs the way a small model does.
+ * texts, chains and salads do not (word pairs repeated the way a small model repeats them are
+ * counted in repeated-ngram-share.ts).
  *
  * Words are compared by a crude stem, their first STEM_LENGTH code units after a final `s` is dropped
  * (truncation stemming), so that "extract", "extracts" and "extraction" count as one: overlap measured on whole words missed
  * a person's inflected repetitions and flagged real pages whose sentences vary their word forms.
  */
-import { sharedCount } from '../fingerprint/sketch-similarity.js';
+import { sharedCount } from '../fingerprint/shared-count.js';
 import { sortedDistinctInPlace } from './shingle-sketch.js';
 
 /** Code units a word is cut to for comparing sentences (truncation stemming: 5 suits English). */
@@ -116,39 +117,6 @@ function givenShare(sets: readonly Uint32Array[], stems: number): number {
     }
   }
   return total === 0 ? 0 : given / total;
-}
-
-/** Share of word-bigram occurrences whose bigram occurs more than once (ids: word ids). */
-export function repeatedBigramShare(ids: Int32Array, count: number): number {
-  const bigrams = count - 1;
-  if (bigrams < 1) return 0;
-  // Open addressing over bigram positions: slot → first position + 1 (0: empty), at most half full.
-  const size = 1 << (32 - Math.clz32(2 * bigrams));
-  const mask = size - 1;
-  const table = new Int32Array(2 * size);
-  const slots = table.subarray(0, size);
-  const counts = table.subarray(size);
-  for (let i = 0; i < bigrams; i++) {
-    const a = ids[i]!;
-    const b = ids[i + 1]!;
-    let slot = (Math.imul(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b), 0x27d4eb2f) >>> 15) & mask;
-    for (;;) {
-      const at = slots[slot]! - 1;
-      if (at < 0) {
-        slots[slot] = i + 1;
-        counts[slot] = 1;
-        break;
-      }
-      if (ids[at] === a && ids[at + 1] === b) {
-        counts[slot]!++;
-        break;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-  let repeated = 0;
-  for (let k = 0; k < size; k++) if (counts[k]! > 1) repeated += counts[k]!;
-  return repeated / bigrams;
 }
 
 /** Distinct first words of the sentences over the number of sentences (1 when there is one). */

@@ -3,7 +3,7 @@
  * sentences of the share of pronominal adverbs, share of pronominal nouns, the largest number of
  * words in a sentence) and others that separate programs' text from people's: sentence-length
  * spread, function-word rates, a length-independent type/token ratio, repeated trigrams and
- * bigrams, commas, topic focus (a person's text keeps coming back to a few words and names; text
+ * bigrams (repeated-ngram-share.ts), commas, topic focus (a person's text keeps coming back to a few words and names; text
  * chained or shuffled from many texts does not), and the coherence of its sentences
  * (generated-coherence.ts: neighbouring sentences sharing stems, later sentences coming back to
  * stems said before, varied sentence openings).
@@ -16,7 +16,8 @@ import { foldHomoglyphs } from '../text/fold-homoglyphs.js';
 import { FUNCTION_WORD, PRONOMINAL_ADVERB, PRONOUN as PRONOUN_WORD, wordClassLookupFor } from './function-words.js';
 import type { WordLookup } from './sentences.js';
 import { repeatedNameShare, sentenceWords, type SentenceWords } from './sentences.js';
-import { coherence, contentStemIds, repeatedBigramShare, sentenceStartVariety, sentenceStemSets } from './generated-coherence.js';
+import { coherence, contentStemIds, sentenceStartVariety, sentenceStemSets } from './generated-coherence.js';
+import { repeatedNgramShare } from './repeated-ngram-share.js';
 
 /** Feature names, in the order of the vectors generatedFeatures returns (the tree's columns). */
 export const GENERATED_FEATURE_NAMES = [
@@ -104,42 +105,6 @@ function movingTypeTokenRatio(ids: Int32Array, counts: Int32Array): number {
     sum += types;
   }
   return sum / (n - TTR_WINDOW + 1) / TTR_WINDOW;
-}
-
-/** Share of trigram occurrences whose trigram occurs more than once. */
-function repeatedTrigramShare(ids: Int32Array): number {
-  const n = ids.length;
-  if (n < 3) return 0;
-  // Open addressing over trigram positions: slot → first position + 1 (0: empty), at most half full;
-  // trigrams are compared by their ids, so counts are exact.
-  const trigrams = n - 2;
-  const size = 1 << (32 - Math.clz32(2 * trigrams));
-  const mask = size - 1;
-  const table = new Int32Array(2 * size);
-  const slots = table.subarray(0, size);
-  const counts = table.subarray(size);
-  for (let i = 0; i < trigrams; i++) {
-    const a = ids[i]!;
-    const b = ids[i + 1]!;
-    const c = ids[i + 2]!;
-    let slot = Math.imul(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35), 0x27d4eb2f) >>> 15 & mask;
-    for (;;) {
-      const at = slots[slot]! - 1;
-      if (at < 0) {
-        slots[slot] = i + 1;
-        counts[slot] = 1;
-        break;
-      }
-      if (ids[at] === a && ids[at + 1] === b && ids[at + 2] === c) {
-        counts[slot]!++;
-        break;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-  let repeated = 0;
-  for (let k = 0; k < size; k++) if (counts[k]! > 1) repeated += counts[k]!;
-  return repeated / trigrams;
 }
 
 // Word classes (bits) of a distinct word: function-words.ts's, and LONG.
@@ -293,14 +258,14 @@ export function generatedFeatures(raw: string, language: string, options: Genera
     functionPairShare,
     functionEnds / sentenceCount,
     movingTypeTokenRatio(words, counts),
-    repeatedTrigramShare(words),
+    repeatedNgramShare(ids, count, 3),
     adjacent,
     ratio,
     topContentShare(ids, count, classes, counts.fill(0)),
     Number.isNaN(scan.nameShare) ? repeatedNameShare(window) : scan.nameShare,
     linked,
     given,
-    repeatedBigramShare(ids, count),
+    repeatedNgramShare(ids, count, 2),
     sentenceStartVariety(ids, scan.sentenceEnds, sentenceCount, scan.distinct),
     commaCount(text) / count,
   ];

@@ -4,8 +4,8 @@
  *
  * SQLite (better-sqlite3, WAL) is the source of truth. Lookups are served from an in-memory
  * CandidateTable (typed arrays, built from SQLite on first use), which is kept in step with the
- * database: every lookup, and every write transaction right after BEGIN IMMEDIATE, first reads the
- * rows other connections added since this one last looked (ids only grow, so "id > last seen").
+ * database (in-memory-view.ts): every lookup, and every write transaction right after BEGIN
+ * IMMEDIATE, first reads the rows other connections added since this one last looked.
  *
  * Invariants
  * - Two stored documents are never within distance k of each other, whatever the interleaving of
@@ -18,11 +18,11 @@
  *   documents it would match are never both stored either: it runs in the same transaction, after
  *   the k rule (see second-stage.ts).
  *
- * The in-memory view (candidate table, URL lookup of url-lookup.ts, second-stage keys) is built on the first lookup,
- * write or getByUrl (table-loading.ts); stored(), rejected(), skipped(), stats() and linkRows()
- * read SQLite only, so reports need not build it. The class reads as: opening, the API, judging a
- * document, the write transaction and the in-memory view. Statements and row mapping live in
- * index-statements.ts, opening the file in index-database.ts, argument checks in index-options.ts.
+ * The in-memory view (candidate table, URL lookup of url-lookup.ts, second-stage keys:
+ * in-memory-view.ts) is built on the first lookup, write or getByUrl; stored(), rejected(), skipped(),
+ * stats() and linkRows() read SQLite only, so reports need not build it. The class reads as: opening,
+ * the API, the transactions; judging a document is document-judge.ts's. Statements and row mapping
+ * live in index-statements.ts, opening the file in index-database.ts, argument checks in index-options.ts.
  */
 import type Database from 'better-sqlite3';
 import { IndexError, ValidationError, describeValue } from '../errors.js';
@@ -30,22 +30,19 @@ import type {
   Decision, Fingerprint, FingerprintParams, IndexCandidate, LinkRow, RejectedDocument, SkipReason, SkippedPage, StoredDocument,
 } from '../types.js';
 import { blockLayout, type BlockLayout } from './block-layout.js';
-import type { CandidateTable } from './candidate-table.js';
-import { findExact, findMatch, type Found, type Match } from './find-match.js';
-import { IdList } from './id-list.js';
+import { DocumentJudge } from './document-judge.js';
+import type { Found, Match } from './find-match.js';
 import { openIndexDatabase, readIndexParams, wrapIndexFailure } from './index-database.js';
 import {
   assertCandidate, assertFingerprint, assertLinks, assertSkip, assertTextHash, assertUrl, resolveIndexOptions,
   type IndexOptions, type ResolvedIndexOptions,
 } from './index-options.js';
 import {
-  insertArguments, pagedRows, prepareStatements, toPriorDecision, toRejected, toStored, type DocumentRow, type IndexStatements,
-  type IndexStats, type PriorRow, type SkippedRow, type Statement,
+  pagedRows, prepareStatements, toRejected, toStored, type DocumentRow, type IndexStatements, type IndexStats, type SkippedRow,
+  type Statement,
 } from './index-statements.js';
+import { InMemoryView } from './in-memory-view.js';
 import { SecondStage } from './second-stage.js';
-import { loadInMemoryView, saveCountsIfDue } from './table-loading.js';
-import { urlKey } from './url-key.js';
-import { UrlLookup } from './url-lookup.js';
 
 export type { IndexOptions } from './index-options.js';
 
@@ -65,24 +62,11 @@ export class FingerprintIndex {
   readonly #db: Database.Database;
   readonly #options: ResolvedIndexOptions;
   readonly #sql: IndexStatements;
-  readonly #candidates = new IdList();
-  /** In-memory view of the stored fingerprints; null until first needed (or after a failed write). */
-  #table: CandidateTable | null = null;
-  /** URL filter, tail and url_index sync; built and dropped with #table. */
-  #urls: UrlLookup | null = null;
-  /** Highest documents.id the table and tail have seen (stored or not). */
-  #lastSeenId = 0;
-  /** The current write transaction added this connection's own rows to the table. */
-  #dirty = false;
+  /** Candidate table, URL lookup and second-stage keys, kept in step with SQLite. */
+  readonly #view: InMemoryView;
+  /** Decides and records documents inside write transactions. */
+  readonly #judge: DocumentJudge;
   #closed = false;
-  /** Documents up to this id are covered by the bucket counts saved in the database (0: none). */
-  #countsSavedUpTo = 0;
-  /** Full passes over the documents table the last in-memory build took (0: not built yet). */
-  #buildPasses = 0;
-  /** Counter changes of the current write transaction, written once at its end. */
-  readonly #pending = { stored: 0, exact: 0, near: 0, similar: 0, skipped: 0 };
-  /** The verified second stage, or null when off; its key table is built and dropped with #table. */
-  readonly #second: SecondStage | null;
   readonly #write: <T>(body: () => T) => T;
   /** Catch-up and lookup in one read transaction (one lock round trip instead of two). */
   readonly #lookup: (hi: number, lo: number, textHash: string) => Found | null;
@@ -99,15 +83,18 @@ export class FingerprintIndex {
     this.readonly = options.readonly;
     this.#sql = prepareStatements(db, this.layout);
     this.#write = this.#writeTransaction(db);
-    this.#second = options.verify === null ? null : new SecondStage(options.verify, this.#sql.sketchRows, this.#sql.urlOf);
+    // The verified second stage, or null when off; its key table is built and dropped with the view.
+    const second = options.verify === null ? null : new SecondStage(options.verify, this.#sql.sketchRows, this.#sql.urlOf);
+    this.#view = new InMemoryView(db, this.#sql, this.layout, path, options, second);
+    this.#judge = new DocumentJudge(this.#sql, this.#view, second, this.layout, this.params.distance);
     this.#lookup = db.transaction((hi: number, lo: number, textHash: string) => {
-      this.#catchUp();
-      return this.#find(hi, lo, textHash);
+      this.#view.catchUp();
+      return this.#judge.find(hi, lo, textHash);
     });
     this.#lookupUrl = db.transaction((url: string) => {
-      this.#catchUp();
-      this.#urls!.sync(this.#lastSeenId);
-      return this.#urls!.rowFor<DocumentRow>(url, this.#sql.byIdAndUrl, this.#sql.byUrlIndexed);
+      this.#view.catchUp();
+      this.#view.syncUrls();
+      return this.#view.urls.rowFor<DocumentRow>(url, this.#sql.byIdAndUrl, this.#sql.byUrlIndexed);
     });
   }
 
@@ -162,7 +149,7 @@ export class FingerprintIndex {
    */
   checkAndInsert(doc: IndexCandidate): Decision {
     assertCandidate(doc);
-    return this.#write(() => this.#judge(doc));
+    return this.#write(() => this.#judge.judge(doc));
   }
 
   /** checkAndInsert for many documents in one transaction, in order (later ones see earlier ones); `within(decisions)` runs in it too. */
@@ -170,7 +157,7 @@ export class FingerprintIndex {
     if (!Array.isArray(docs)) throw new ValidationError(`Expected an array of documents, got ${describeValue(docs)}`);
     for (const doc of docs) assertCandidate(doc);
     if (docs.length === 0) return [];
-    return this.#write(() => { const decisions = docs.map((doc) => this.#judge(doc)); within?.(decisions); return decisions; });
+    return this.#write(() => { const decisions = docs.map((doc) => this.#judge.judge(doc)); within?.(decisions); return decisions; });
   }
 
   /**
@@ -192,7 +179,7 @@ export class FingerprintIndex {
    */
   recordSkip(url: string, reason: SkipReason, detail: string | null = null): Decision {
     assertSkip(url, reason, detail);
-    return this.#write(() => this.#prior(url) ?? this.#insertSkip(url, reason, detail));
+    return this.#write(() => this.#judge.prior(url) ?? this.#judge.insertSkip(url, reason, detail));
   }
 
   /** Records the links of a page (distinct from → to pairs; a self-link is ignored); `mainUrls`: those inside its main text. */
@@ -256,7 +243,7 @@ export class FingerprintIndex {
 
   /** Bytes of the in-memory table, URL tail and URL filter (0 before the first lookup). */
   get memoryBytes(): number {
-    return (this.#table?.byteLength ?? 0) + (this.#urls?.byteLength ?? 0) + (this.#table === null ? 0 : this.#second?.byteLength ?? 0);
+    return this.#view.byteLength;
   }
 
   /**
@@ -265,107 +252,42 @@ export class FingerprintIndex {
    * the first lookup or write.
    */
   get buildPasses(): number {
-    return this.#buildPasses;
+    return this.#view.buildPasses;
   }
 
   /** Closes the database. Further calls throw IndexError. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#table = null;
-    this.#urls = null;
+    this.#view.invalidate();
     this.#db.close();
   }
 
-  // ------------------------------------------------------------------ judging a document
-
-  /** The stored document with the same text hash (on its own index), else the nearest within k, or null. */
-  #find(hi: number, lo: number, textHash: string): Found | null {
-    const exact = findExact(this.#sql.exactByText, this.#sql.candidate, textHash, hi, lo);
-    return exact ?? findMatch(this.#table!, this.#sql.candidate, this.#candidates, this.params.distance, hi, lo, textHash);
-  }
-
-  /** The decision already recorded for a URL (marked `repeated`: nothing new is written), or null. */
-  #prior(url: string): Decision | null {
-    const row = this.#urls!.rowFor<PriorRow>(url, this.#sql.priorById, this.#sql.priorIndexed);
-    if (row !== undefined) return toPriorDecision(row, this.#sql.urlOf);
-    const reason = this.#sql.probeSkipped.get(url) as SkipReason | undefined;
-    return reason === undefined ? null : { kind: 'skipped', reason, repeated: true };
-  }
-
-  #insertSkip(url: string, reason: SkipReason, detail: string | null): Decision {
-    this.#sql.insertSkipped.run(url, reason, detail, Date.now());
-    this.#pending.skipped++;
-    return { kind: 'skipped', reason };
-  }
-
-  /** Inside a write transaction: decide and record one document. */
-  #judge(doc: IndexCandidate): Decision {
-    const prior = this.#prior(doc.url);
-    if (prior !== null) return prior;
-    if (doc.fingerprint === null) {
-      this.#insertSkip(doc.url, 'no-text', null);
-      return { kind: 'skipped', reason: 'no-text' };
-    }
-    const hi = doc.fingerprint.hi >>> 0;
-    const lo = doc.fingerprint.lo >>> 0;
-    const found = this.#find(hi, lo, doc.textHash);
-    const sketch = doc.sketch ?? null;
-    const similar = found === null && this.#second !== null && sketch !== null ? this.#second.find(hi, lo, sketch) : null;
-    const kind = found !== null ? (found.exact ? 'exact' : 'near') : similar !== null ? 'similar' : 'stored';
-    const key = urlKey(doc.url);
-    const id = Number(this.#sql.insert.run(...insertArguments(this.layout, kind, doc, key, hi, lo, found ?? similar)).lastInsertRowid);
-    // Inside BEGIN IMMEDIATE after catching up, nobody else can have added a row in between.
-    this.#lastSeenId = id;
-    this.#dirty = true;
-    this.#urls!.add(key, id);
-    this.#pending[kind]++;
-    // Stored documents and the members of their clusters are filed for the second stage (a variant of
-    // a variant is a copy of the base).
-    if (sketch !== null) this.#second?.add(id, hi, lo, sketch);
-    if (similar !== null) {
-      const { distance, similarity, containment } = similar;
-      return { kind: 'similar', id, matchId: similar.id, matchUrl: similar.url, distance, similarity, containment };
-    }
-    if (found === null) {
-      this.#table!.add(id, hi, lo);
-      return { kind: 'stored', id };
-    }
-    if (found.exact) return { kind: 'exact', id, matchId: found.id, matchUrl: found.url, distance: 0 };
-    return { kind: 'near', id, matchId: found.id, matchUrl: found.url, distance: found.distance };
-  }
-
-  // ------------------------------------------------------------------ transactions and the in-memory view
+  // ------------------------------------------------------------------ transactions
 
   /** The write path: BEGIN IMMEDIATE, catch up, `body`, counters and caches written, all or nothing. */
   #writeTransaction(db: Database.Database): <T>(body: () => T) => T {
     const transaction = db.transaction((body: () => unknown) => {
-      this.#catchUp();
-      this.#urls!.sync(this.#lastSeenId);
+      this.#view.catchUp();
+      this.#view.syncUrls();
       const result = body();
-      this.#flushCounts();
-      // Inside the transaction, so the counts commit or roll back with its rows.
-      this.#countsSavedUpTo = saveCountsIfDue(this.#db, this.layout, this.#table!, this.#lastSeenId, this.#options.saveCountsAfter, this.#countsSavedUpTo);
-      if (this.#urls!.tailSize >= this.#options.urlMergeThreshold) {
-        this.#dirty = true;
-        this.#urls!.merge(this.#lastSeenId);
-      }
+      this.#judge.flushCounts();
+      this.#view.endWrite();
       return result;
     });
     return <T>(body: () => T): T => {
       this.#assertWritable();
       this.#ensureTable();
-      this.#urls!.regrowFilter(this.#lastSeenId);
-      this.#dirty = false;
+      this.#view.beginWrite();
       try {
         return transaction.immediate(body) as T;
       } catch (error) {
-        this.#pending.stored = this.#pending.exact = this.#pending.near = this.#pending.similar = this.#pending.skipped = 0;
+        this.#judge.dropCounts();
         // Rows this transaction added to the table were rolled back: rebuild from SQLite when next needed.
-        if (this.#dirty) this.#invalidate();
+        if (this.#view.dirty) this.#view.invalidate();
         throw this.#wrap(error);
       } finally {
-        this.#dirty = false;
+        this.#view.settled();
       }
     };
   }
@@ -393,59 +315,17 @@ export class FingerprintIndex {
     return wrapIndexFailure(error, this.path, this.#options.busyTimeoutMs);
   }
 
-  #invalidate(): void {
-    this.#table = null;
-    this.#urls = null;
-    this.#lastSeenId = 0;
-  }
-
-  /**
-   * Builds the in-memory table and URL lookup from SQLite, outside any write transaction (it may take
-   * seconds). Rows above the max id read here are added later by #catchUp.
-   */
+  /** Builds the in-memory view when it is not (outside any write transaction: it may take seconds). */
   #ensureTable(): void {
-    if (this.#table !== null) return;
+    if (this.#view.built) return;
     try {
-      const maxId = Number(this.#sql.maxId.get());
-      if (maxId >= 2 ** 32) throw new IndexError(`Index \`${this.path}\` has ids beyond 2^32, more than this index supports`);
-      const view = loadInMemoryView(this.#db, this.#sql.rowChunk, this.layout, maxId);
-      if (view.countsSavedUpTo !== null) this.#countsSavedUpTo = view.countsSavedUpTo;
-      this.#buildPasses = view.passes;
-      this.#lastSeenId = maxId;
-      this.#urls = new UrlLookup(this.#sql, view.filter, maxId);
-      if (this.#second !== null) {
+      this.#view.build(() => {
         const { stored, near, similar } = this.stats();
-        this.#second.load(this.#sql.sketchChunk, maxId, stored + near + similar);
-      }
-      this.#table = view.table;
+        return stored + near + similar;
+      });
     } catch (error) {
-      this.#invalidate();
+      this.#view.invalidate();
       throw this.#wrap(error);
-    }
-  }
-
-  /** Adds the rows other connections committed since this one last looked. */
-  #catchUp(): void {
-    const table = this.#table!;
-    const urls = this.#urls!;
-    const rows = this.#sql.catchUp.all(this.#lastSeenId) as [number, number, number, number, number, Uint8Array | null][];
-    for (const [id, isStored, hi, lo, key, sketch] of rows) {
-      if (isStored === 1) table.add(id, hi, lo);
-      if (sketch !== null) this.#second?.add(id, hi, lo, sketch); // stored rows and cluster members
-      urls.add(key, id);
-      this.#lastSeenId = id;
-    }
-    // A process that only looks things up never merges; keep its tail from growing without bound.
-    if (urls.tailSize >= 2 * this.#options.urlMergeThreshold) urls.sync(this.#lastSeenId);
-  }
-
-  #flushCounts(): void {
-    const pending = this.#pending;
-    for (const kind of ['stored', 'exact', 'near', 'similar', 'skipped'] as const) {
-      if (pending[kind] !== 0) {
-        this.#sql.bumpCount.run(pending[kind], kind);
-        pending[kind] = 0;
-      }
     }
   }
 

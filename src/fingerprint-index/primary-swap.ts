@@ -2,7 +2,7 @@
  * The primary swap: a document judged a duplicate takes the place of the stored document of its
  * cluster, which becomes its duplicate (src/pipeline.ts decides when, by the evidence of
  * src/primary/prefer-primary.ts). SQLite and PostgreSQL alike; a new file beside the index so that
- * the index's own judging code (fingerprint-index.ts, postgres/batch-judge.ts) is unchanged.
+ * the index's own judging code (document-judge.ts, postgres/batch-judge.ts) is unchanged.
  *
  * Invariants
  * - Only a challenger with the stored document's very fingerprint may take its place (an exact

@@ -14,7 +14,7 @@
  * features). Pure; no allocation per feature.
  */
 import { fmix32 } from './murmur-hash.js';
-import { sharedCount } from './sketch-similarity.js';
+import { sharedCount } from './shared-count.js';
 
 /** Largest sketch size accepted (values kept per document). */
 export const MAX_SKETCH_SIZE = 1024;

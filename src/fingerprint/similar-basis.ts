@@ -13,6 +13,7 @@
  * Sketches are given as (array, start, length), so that a sketch read into a larger buffer is used
  * in place.
  */
+import { sharedCountIn } from './shared-count.js';
 import type { VerifyThresholds } from './verify-similar.js';
 
 /** verifySimilar's basis as a number: none, Jaccard, containment. */
@@ -41,26 +42,6 @@ export function needed(t: number, n: number): number {
   return c;
 }
 
-/** Values a[aStart..aStart+aLength) and b[bStart..bStart+bLength) share (one merge walk). */
-function sharedIn(a: Uint32Array, aStart: number, aLength: number, b: Uint32Array, bStart: number, bLength: number): number {
-  let i = aStart;
-  let j = bStart;
-  const aEnd = aStart + aLength;
-  const bEnd = bStart + bLength;
-  let shared = 0;
-  while (i < aEnd && j < bEnd) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      shared++;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return shared;
-}
-
 /** Count of values ≤ limit in a[start..start+length) (ascending). */
 function countAtMostIn(a: Uint32Array, start: number, length: number, limit: number): number {
   let low = start;
@@ -80,7 +61,7 @@ function countAtMostIn(a: Uint32Array, start: number, length: number, limit: num
  */
 function jaccardReaches(a: Uint32Array, aStart: number, aLength: number, b: Uint32Array, bStart: number, bLength: number, sketchSize: number, t: number): boolean {
   const whole = aLength < sketchSize && bLength < sketchSize;
-  const k = whole ? aLength + bLength - sharedIn(a, aStart, aLength, b, bStart, bLength) : Math.min(aLength, bLength);
+  const k = whole ? aLength + bLength - sharedCountIn(a, aStart, aLength, b, bStart, bLength) : Math.min(aLength, bLength);
   if (k === 0) return 0 >= t; // the estimate is 0
   const need = needed(t, k);
   if (need === 0) return true;
@@ -113,23 +94,7 @@ function containmentCount(a: Uint32Array, aStart: number, b: Uint32Array, bStart
   if (testable === 0) return 0 >= t ? 0 : -1; // the estimate is 0
   const need = needed(t, testable);
   if (need > testable) return -1;
-  let i = aStart;
-  let j = bStart;
-  const aEnd = aStart + testable;
-  const bEnd = bStart + bLength;
-  let shared = 0;
-  while (i < aEnd && j < bEnd) {
-    if (shared + (aEnd - i) < need) return -1;
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      shared++;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return shared >= need ? shared : -1;
+  return sharedCountIn(a, aStart, testable, b, bStart, bLength, need);
 }
 
 /** A's values testable against B (all of them unless B's sketch is full: those up to B's largest). */

@@ -9,6 +9,7 @@
  *   the larger of the two directions, so an excerpt of a stored page and a stored page with
  *   comments appended both score high.
  */
+import { sharedCount } from './shared-count.js';
 
 /** Estimates from two sketches. */
 export interface SketchSimilarity {
@@ -20,29 +21,6 @@ export interface SketchSimilarity {
   readonly contained: 'a' | 'b' | 'both';
   /** Sketch values the containment estimate rests on (the contained side's testable values). */
   readonly containmentSamples: number;
-}
-
-/**
- * Number of values two ascending arrays of distinct values share, among a[0..aLength) and
- * b[0..bLength) (whole arrays by default). One merge walk: the fingerprint's sketches and candidate
- * keys, and the cascade's term and word sets, all count overlaps with it.
- */
-export function sharedCount(a: Uint32Array, b: Uint32Array, aLength = a.length, bLength = b.length): number {
-  let i = 0;
-  let j = 0;
-  let shared = 0;
-  while (i < aLength && j < bLength) {
-    if (a[i] === b[j]) {
-      shared++;
-      i++;
-      j++;
-    } else if (a[i]! < b[j]!) {
-      i++;
-    } else {
-      j++;
-    }
-  }
-  return shared;
 }
 
 /** Count of a's values ≤ limit (a ascending). */

@@ -30,160 +30,19 @@
  *    fsyncs it and renames it over corpus.jsonl (atomic: a kill leaves the old file or the new one, and
  *    a stale temporary file is removed on open); writers of other processes see the new inode in
  *    `refresh` and reopen.
+ *
+ * The line format is corpus-line.ts's, reading the ids and cutting a torn line corpus-scan.ts's,
+ * writing whole lines corpus-append.ts's, the rewrite corpus-compaction.ts's.
  */
-import {
-  closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, writevSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, statSync } from 'node:fs';
 import { StorageError } from '../errors.js';
+import { appendOrCutBack } from './corpus-append.js';
+import { removeStaleCompaction, rewriteLive } from './corpus-compaction.js';
+import { linePieces, parseLiveRecords, tombstoneLine, type CorpusRecord } from './corpus-line.js';
+import { scanAndRepair, scanLines, type CorpusOpenReport } from './corpus-scan.js';
 
-/** One line of corpus.jsonl. */
-export interface CorpusRecord {
-  /** The document's id in the database. */
-  readonly id: number;
-  readonly url: string;
-  /** URL after redirects, or null when the same as `url`. */
-  readonly finalUrl: string | null;
-  readonly title: string;
-  /** ISO 639-3 code, or 'und'. */
-  readonly language: string;
-  /** Main text; paragraphs separated by a blank line. */
-  readonly text: string;
-  /**
-   * The main text already as the UTF-8 bytes of a JSON string (quotes included); written instead
-   * of `text` when given (batch dedup's worker threads encode texts so).
-   */
-  readonly textJson?: Uint8Array;
-  /** The 64-bit simhash, 16 hex digits. */
-  readonly fingerprint: string;
-  /** When the page was fetched (ISO 8601), or null when unknown. */
-  readonly fetchedAt: string | null;
-  /**
-   * Kinds of the cascade's flags on the page (`homoglyph`, `generated`, `synonymised`, `compiled`;
-   * evidence in the database's flags table); written after `text`, on every line while the cascade is on.
-   */
-  readonly flags?: readonly string[];
-  /**
-   * The input's own fields (JSONL fields neardup does not read, `judge()`'s extra fields), written
-   * last, unchanged; one whose name the line uses already (`id`, `title`, ...) goes under `input`.
-   */
-  readonly fields?: Readonly<Record<string, unknown>>;
-}
-
-/** Names a corpus line uses itself: an input field so named is kept under `input` instead. */
-const ownNames = new Set(['id', 'url', 'finalUrl', 'title', 'language', 'text', 'flags', 'fingerprint', 'fetchedAt', 'input']);
-
-/** `,"name":value` for each carried field, the clashing ones as one `"input"` object. */
-function fieldsJson(fields: Readonly<Record<string, unknown>> | undefined): string {
-  if (fields === undefined) return '';
-  let out = '';
-  let clashing: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(fields)) {
-    if (ownNames.has(key)) (clashing ??= {})[key] = value;
-    else out += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
-  }
-  return clashing === undefined ? out : `${out},"input":${JSON.stringify(clashing)}`;
-}
-
-/** What `open` found in an existing file. */
-export interface CorpusOpenReport {
-  /** Complete lines found. */
-  readonly lines: number;
-  /** Bytes of a torn last line that were cut off (0 when the file ended cleanly). */
-  readonly truncatedBytes: number;
-  /** Lines whose id could not be read (left in place, not counted as written ids). */
-  readonly unreadableLines: number;
-}
-
-const chunkBytes = 1 << 20;
-const newline = 0x0a;
-/** Every line starts with these bytes, then the id's digits. */
-const idPrefix = Buffer.from('{"id":', 'utf8');
-
-/** What follows the id of a tombstone line (invariant 6). */
-const tombstoneMark = Buffer.from(',"supersededBy":', 'utf8');
-
-/** The tombstone line withdrawing document `id` for `by`. */
-export function tombstoneLine(id: number, by: number): string {
-  return `{"id":${id},"supersededBy":${by}}\n`;
-}
-
-/** Whether the line held in `buffer` from `start` is a tombstone (its id's digits end at `afterId`). */
-function isTombstone(buffer: Buffer, afterId: number, end: number): boolean {
-  if (end - afterId < tombstoneMark.length) return false;
-  for (let i = 0; i < tombstoneMark.length; i++) if (buffer[afterId + i] !== tombstoneMark[i]) return false;
-  return true;
-}
-
-/** Reads the id at the start of a line held in `buffer` from `start`; -1 if it is not there. */
-function idAt(buffer: Buffer, start: number, end: number): number {
-  if (end - start < idPrefix.length + 1) return -1;
-  for (let i = 0; i < idPrefix.length; i++) if (buffer[start + i] !== idPrefix[i]) return -1;
-  let id = 0;
-  let digits = 0;
-  for (let i = start + idPrefix.length; i < end; i++) {
-    const c = buffer[i]!;
-    if (c < 0x30 || c > 0x39) break;
-    id = id * 10 + (c - 0x30);
-    digits++;
-  }
-  return digits === 0 || digits > 15 ? -1 : id;
-}
-
-/**
- * A record's line, `\n` last, as the pieces to write: the fields before the text, the text's JSON
- * (its given bytes, written where they are, or `text` encoded here) and the fields after it — the
- * bytes `JSON.stringify` gives for the whole record. `id` first: `open` reads it from the start of
- * the line without parsing the rest.
- */
-function linePieces(record: CorpusRecord): Uint8Array[] {
-  const head = { id: record.id, url: record.url, finalUrl: record.finalUrl, title: record.title, language: record.language };
-  const text = record.textJson ?? Buffer.from(JSON.stringify(record.text), 'utf8');
-  const flags = record.flags === undefined ? '' : `,"flags":${JSON.stringify(record.flags)}`;
-  const tail = `${flags},"fingerprint":${JSON.stringify(record.fingerprint)},"fetchedAt":${JSON.stringify(record.fetchedAt)}${fieldsJson(record.fields)}}\n`;
-  return [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"text":`, 'utf8'), text, Buffer.from(tail, 'utf8')];
-}
-
-/** Writes every piece, in order, with one writev (and plain writes for what a short write left). */
-function writeAll(fd: number, pieces: readonly Uint8Array[], total: number): void {
-  let done = writevSync(fd, pieces as Uint8Array[]);
-  if (done >= total) return;
-  const rest = Buffer.concat(pieces as Uint8Array[], total);
-  while (done < total) done += writeSync(fd, rest, done, total - done);
-}
-
-/** Where `compact` writes the new file before renaming it over the corpus. */
-function compactPathOf(path: string): string {
-  return `${path}.compact-tmp`;
-}
-
-/**
- * Copies the complete lines of `fd` (bytes [0, size)) to `out`, but the superseded ones and the
- * tombstones; returns the lines left out.
- */
-function copyLive(fd: number, size: number, out: number, superseded: ReadonlySet<number>): number {
-  let removed = 0;
-  let carry: Buffer = Buffer.alloc(0);
-  const buffer = Buffer.allocUnsafe(chunkBytes);
-  for (let offset = 0; offset < size;) {
-    const read = readSync(fd, buffer, 0, Math.min(chunkBytes, size - offset), offset);
-    if (read <= 0) break;
-    offset += read;
-    const chunk = carry.length === 0 ? buffer.subarray(0, read) : Buffer.concat([carry, buffer.subarray(0, read)]);
-    let position = 0;
-    const keep: Buffer[] = [];
-    for (;;) {
-      const nl = chunk.indexOf(newline, position);
-      if (nl < 0) break;
-      const id = idAt(chunk, position, nl);
-      if (id >= 0 && superseded.has(id)) removed++;
-      else keep.push(chunk.subarray(position, nl + 1));
-      position = nl + 1;
-    }
-    if (keep.length > 0) writeAll(out, keep, keep.reduce((n, b) => n + b.byteLength, 0));
-    carry = Buffer.from(chunk.subarray(position));
-  }
-  return removed;
-}
+export { tombstoneLine, type CorpusRecord } from './corpus-line.js';
+export type { CorpusOpenReport } from './corpus-scan.js';
 
 export class CorpusWriter {
   /** The file this writer appends to. */
@@ -211,8 +70,7 @@ export class CorpusWriter {
    * every line so that no document is ever written twice.
    */
   static open(path: string): CorpusWriter {
-    // A compaction killed before its rename left its temporary file: the corpus itself is whole.
-    rmSync(compactPathOf(path), { force: true });
+    removeStaleCompaction(path);
     let fd: number;
     try {
       fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, 0o666); // 'a+', never through a link
@@ -220,71 +78,12 @@ export class CorpusWriter {
       throw new StorageError(`Cannot open corpus file \`${path}\`: ${(error as Error).message}`, { cause: error });
     }
     try {
-      const { ids, superseded, report, end } = CorpusWriter.scan(fd, path);
+      const { ids, superseded, report, end } = scanAndRepair(fd, path);
       return new CorpusWriter(path, fd, ids, superseded, report, end);
     } catch (error) {
       closeSync(fd);
       throw error;
     }
-  }
-
-  private static scan(fd: number, path: string): { ids: Set<number>; superseded: Set<number>; report: CorpusOpenReport; end: number } {
-    const size = fstatSync(fd).size;
-    const ids = new Set<number>();
-    const superseded = new Set<number>();
-    const { lines, unreadableLines, end: lastNewlineEnd } = CorpusWriter.scanRange(fd, 0, size, ids, superseded);
-    let truncatedBytes = 0;
-    if (lastNewlineEnd < size) {
-      truncatedBytes = size - lastNewlineEnd;
-      try {
-        ftruncateSync(fd, lastNewlineEnd);
-      } catch (error) {
-        throw new StorageError(`Cannot cut the torn last line of \`${path}\`: ${(error as Error).message}`, { cause: error });
-      }
-    }
-    return { ids, superseded, report: { lines, truncatedBytes, unreadableLines }, end: lastNewlineEnd };
-  }
-
-  /** Adds the ids of the complete lines in bytes [from, size) to `ids`; `end` is where the last of them ends. */
-  private static scanRange(fd: number, from: number, size: number, ids: Set<number>, superseded: Set<number>): { lines: number; unreadableLines: number; end: number } {
-    let lines = 0;
-    let unreadableLines = 0;
-    const buffer = Buffer.allocUnsafe(chunkBytes);
-    // The first bytes of the current line (enough for its id), which may span two chunks.
-    const head = Buffer.alloc(48);
-    let headLength = 0;
-    const keep = (from: number, to: number) => {
-      const n = Math.min(to - from, head.length - headLength);
-      if (n > 0) {
-        buffer.copy(head, headLength, from, from + n);
-        headLength += n;
-      }
-    };
-    let lastNewlineEnd = from;
-    for (let offset = from; offset < size;) {
-      const read = readSync(fd, buffer, 0, Math.min(chunkBytes, size - offset), offset);
-      if (read <= 0) break;
-      const chunk = buffer.subarray(0, read);
-      let position = 0;
-      while (position < read) {
-        const nl = chunk.indexOf(newline, position);
-        if (nl < 0) {
-          keep(position, read);
-          break;
-        }
-        keep(position, nl);
-        const id = idAt(head, 0, headLength);
-        headLength = 0;
-        lines++;
-        if (id < 0) unreadableLines++;
-        else if (isTombstone(head, idPrefix.length + String(id).length, headLength)) superseded.add(id);
-        else ids.add(id);
-        position = nl + 1;
-        lastNewlineEnd = offset + nl + 1;
-      }
-      offset += read;
-    }
-    return { lines, unreadableLines, end: lastNewlineEnd };
   }
 
   /**
@@ -297,7 +96,7 @@ export class CorpusWriter {
       // Another process compacted the file (invariant 6): read the new one from its start.
       if (statSync(this.path).ino !== fstatSync(this.fd).ino) this.reopen();
       const size = fstatSync(this.fd).size;
-      if (size > this.scanned) this.scanned = CorpusWriter.scanRange(this.fd, this.scanned, size, this.ids, this.superseded).end;
+      if (size > this.scanned) this.scanned = scanLines(this.fd, this.scanned, size, this.ids, this.superseded).end;
     } catch (error) {
       throw new StorageError(`Cannot read corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
     }
@@ -348,16 +147,7 @@ export class CorpusWriter {
     const lines = entries.filter((e) => this.isLive(e.id)).map((e) => tombstoneLine(e.id, e.by));
     if (lines.length === 0) return 0;
     const bytes = Buffer.from(lines.join(''), 'utf8');
-    const fd = this.fd;
-    const end = fstatSync(fd).size;
-    try {
-      writeAll(fd, [bytes], bytes.byteLength);
-    } catch (error) {
-      try {
-        ftruncateSync(fd, end);
-      } catch { /* the write error is what to report */ }
-      throw new StorageError(`Cannot write to corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
-    }
+    appendOrCutBack(this.fd, [bytes], bytes.byteLength, fstatSync(this.fd).size, this.path);
     for (const e of entries) if (this.isLive(e.id)) this.superseded.add(e.id);
     this.scanned += bytes.byteLength;
     return lines.length;
@@ -370,37 +160,15 @@ export class CorpusWriter {
   compact(): number {
     if (this.fd === null) throw new StorageError(`Corpus file \`${this.path}\` is closed`);
     if (this.superseded.size === 0) return 0;
-    const tmp = compactPathOf(this.path);
-    const out = openSync(tmp, 'w');
-    let removed = 0;
-    try {
-      removed = copyLive(this.fd, this.scanned, out, this.superseded);
-      fsyncSync(out);
-    } catch (error) {
-      closeSync(out);
-      rmSync(tmp, { force: true });
-      throw new StorageError(`Cannot compact corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
-    }
-    closeSync(out);
-    renameSync(tmp, this.path);
+    const removed = rewriteLive(this.fd, this.scanned, this.path, this.superseded);
     this.reopen();
-    this.scanned = CorpusWriter.scanRange(this.fd!, 0, fstatSync(this.fd!).size, this.ids, this.superseded).end;
+    this.scanned = scanLines(this.fd!, 0, fstatSync(this.fd!).size, this.ids, this.superseded).end;
     return removed;
   }
 
   /** The live records of a corpus file (superseded lines and tombstones left out), parsed. */
   static readLive(text: string): CorpusRecord[] {
-    const records: CorpusRecord[] = [];
-    const withdrawn = new Set<number>();
-    const parsed: CorpusRecord[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      const value = JSON.parse(line) as CorpusRecord & { supersededBy?: number };
-      if (value.supersededBy !== undefined) withdrawn.add(value.id);
-      else parsed.push(value);
-    }
-    for (const record of parsed) if (!withdrawn.has(record.id)) records.push(record);
-    return records;
+    return parseLiveRecords(text);
   }
 
   /** Of the given stored ids, those without a line (see invariant 4). */
@@ -451,16 +219,8 @@ export class CorpusWriter {
     } catch (error) {
       throw new StorageError(`Cannot read corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
     }
-    try {
-      writeAll(fd, pieces, length);
-    } catch (error) {
-      // Bytes of a failed write may have reached the file: cut them so the next line does not
-      // follow a torn one (best effort; `open` cuts a torn last line anyway).
-      try {
-        ftruncateSync(fd, end);
-      } catch { /* the write error is what to report */ }
-      throw new StorageError(`Cannot write to corpus file \`${this.path}\`: ${(error as Error).message}`, { cause: error });
-    }
+    // Bytes of a failed write are cut so the next line does not follow a torn one.
+    appendOrCutBack(fd, pieces, length, end, this.path);
     for (const id of batchIds) this.ids.add(id);
     this.scanned += length;
     return written;

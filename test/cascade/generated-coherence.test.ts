@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coherence, contentStemIds, repeatedBigramShare, sentenceStartVariety, sentenceStemSets, STEM_LENGTH } from '../../src/cascade/generated-coherence.js';
+import { coherence, contentStemIds, sentenceStartVariety, sentenceStemSets, STEM_LENGTH } from '../../src/cascade/generated-coherence.js';
 import { GENERATED_FEATURE_NAMES, generatedFeatures } from '../../src/cascade/generated-features.js';
 import { shuffledSentences } from '../../src/cascade/text-generators.js';
 import { seededRandom } from '../helpers/seeded-random.js';
@@ -33,10 +33,7 @@ describe('generated coherence features', () => {
     expect(coherence([], 0)).toEqual({ adjacent: 0, ratio: 1, linked: 0, given: 0 });
   });
 
-  it('counts repeated bigram occurrences and distinct sentence openings', () => {
-    expect(repeatedBigramShare(Int32Array.from([0, 1, 0, 1, 2]), 5)).toBe(0.5);
-    expect(repeatedBigramShare(Int32Array.from([0, 1, 2, 3]), 4)).toBe(0);
-    expect(repeatedBigramShare(Int32Array.from([4]), 1)).toBe(0);
+  it('counts distinct sentence openings', () => {
     // Sentences open with 0, 0, 1.
     expect(sentenceStartVariety(Int32Array.from([0, 2, 0, 1, 3]), Int32Array.from([2, 3, 5]), 3, 4)).toBeCloseTo(2 / 3);
   });

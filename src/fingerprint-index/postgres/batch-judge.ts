@@ -1,6 +1,6 @@
 /**
  * The decisions of one check-and-insert transaction, made in memory once its locks are held and the
- * in-memory table has caught up: the same rules, in the same order, as the SQLite index (#judge there):
+ * in-memory table has caught up: the same rules, in the same order, as the SQLite index (document-judge.ts):
  * a URL already recorded gets its earlier decision; a null fingerprint is skipped 'no-text'; else the
  * document is stored unless a stored one lies within k: an exact duplicate (distance 0, same text hash)
  * first, else the nearest (ties: the lowest id). Documents earlier in the batch count as stored ones.

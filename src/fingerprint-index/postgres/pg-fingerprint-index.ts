@@ -13,6 +13,9 @@
  *
  * Faults (pg-session.ts): opening fails with one line; a lost server is waited for and the interrupted
  * transaction run again, which is safe because a URL's earlier decision is returned, never a second one.
+ *
+ * The in-memory table, second-stage keys and catch-up are pg-memory-view.ts's, the options and the cut
+ * into transactions pg-index-options.ts's.
  */
 import type pg from 'pg';
 import { IndexError, ValidationError, describeValue } from '../../errors.js';
@@ -22,50 +25,23 @@ import type {
 import { blockLayout, type BlockLayout } from '../block-layout.js';
 import type { IndexStats, Match } from '../fingerprint-index.js';
 import type { IndexBackend } from '../index-backend.js';
-import { validateParams } from '../../fingerprint/fingerprint-params.js';
-import { assertLinks, assertSkip } from '../index-options.js';
-import { resolveSecondStage, type SecondStageOptions } from '../second-stage.js';
-import { BatchJudge, type InsertedRow } from './batch-judge.js';
-import { loadStoredRows } from './load-stored-rows.js';
-import { addDocumentKeys, sortedKeys, urlLockKey } from './lock-keys.js';
-import { MemoryFingerprints } from './memory-fingerprints.js';
-import { allocatedIds, beginSql, commitSql, priorSql } from './pg-batch-sql.js';
-import { CatchUpWindow, catchUpSql, type CatchUpRow } from './pg-catch-up.js';
-import { assertFingerprint, assertTextHash, assertUrl } from '../index-options.js';
+import { assertFingerprint, assertLinks, assertSkip, assertTextHash, assertUrl } from '../index-options.js';
 import { toRejected, toStored, type DocumentRow } from '../index-statements.js';
+import type { SecondStageOptions } from '../second-stage.js';
+import { BatchJudge, type InsertedRow } from './batch-judge.js';
+import { addDocumentKeys, sortedKeys, urlLockKey } from './lock-keys.js';
+import { allocatedIds, beginSql, commitSql, priorSql } from './pg-batch-sql.js';
+import type { CatchUpRow } from './pg-catch-up.js';
 import { assertCandidateForPg, documentColumns, priorDecisions, type PriorRow } from './pg-document-rows.js';
 import { parsePgUrl } from './pg-errors.js';
-import { PgSecondStage, readSketchRows, type SketchRow } from './pg-second-stage.js';
+import { batchEnd, resolvePgIndexOptions, type PgIndexOptions } from './pg-index-options.js';
+import { PgMemoryView } from './pg-memory-view.js';
 import { readStoredParams, setUpIndex } from './pg-setup.js';
-import { PgSession, type PgSessionOptions } from './pg-session.js';
+import { PgSession } from './pg-session.js';
 
-export interface PgIndexOptions extends PgSessionOptions {
-  /** Fingerprint parameters; a database made with other ones is refused. */
-  readonly params: FingerprintParams;
-  /**
-   * Documents per check-and-insert transaction in checkAndInsertMany, at most: each takes k + 2 advisory
-   * locks (block keys and URL), plus up to `verify.candidateKeys` with the second stage, and a
-   * transaction takes at most LOCK_BUDGET of them (a batch is cut earlier when they would pass it), so
-   * that 8 writers fit the server's lock table (max_locks_per_transaction × max_connections, 6,400 by
-   * default, shared by all writers). @default 100
-   */
-  readonly batchSize?: number;
-  /** Recorded with each document this process stores (see corpusTransaction). @default null */
-  readonly writer?: string | null;
-  /** Open for reading only: no schema is created, writes are refused. @default false */
-  readonly readonly?: boolean;
-  /**
-   * The verified second stage (as IndexOptions.verify on SQLite): documents with a sketch that the k
-   * rule did not match are checked against stored ones sharing sketch keys, kind `similar`. Null: k
-   * only. Every writer of an index should use the same settings. @default null
-   */
-  readonly verify?: SecondStageOptions | null;
-}
+export type { PgIndexOptions } from './pg-index-options.js';
 
 const PAGE_ROWS = 1000;
-/** Lock keys per check-and-insert transaction, at most (see PgIndexOptions.batchSize): 8 writers × 500 fit 6,400. */
-const LOCK_BUDGET = 500;
-
 
 export class PgFingerprintIndex implements IndexBackend {
   readonly params: FingerprintParams;
@@ -77,11 +53,10 @@ export class PgFingerprintIndex implements IndexBackend {
   readonly #batchSize: number;
   readonly #writer: string | null;
   readonly #verify: SecondStageOptions | null;
-  #second: PgSecondStage | null = null;
   /** Columns read back for a document (documentColumns). */
   #columns = documentColumns(true);
-  #memory: MemoryFingerprints | null = null;
-  #window: CatchUpWindow | null = null;
+  /** The in-memory table of stored fingerprints, second-stage keys and catch-up window. */
+  readonly #view: PgMemoryView;
   #openSeconds = 0;
 
   private constructor(session: PgSession, params: FingerprintParams, readonly: boolean, batchSize: number, writer: string | null, verify: SecondStageOptions | null) {
@@ -93,6 +68,7 @@ export class PgFingerprintIndex implements IndexBackend {
     this.label = session.target.label;
     this.readonly = readonly;
     this.#batchSize = batchSize;
+    this.#view = new PgMemoryView(this.layout, verify);
   }
 
   /**
@@ -102,20 +78,7 @@ export class PgFingerprintIndex implements IndexBackend {
    */
   static async open(url: string, options: PgIndexOptions): Promise<PgFingerprintIndex> {
     const target = parsePgUrl(url);
-    if (typeof options !== 'object' || options === null) {
-      throw new ValidationError(`Expected index options {params, ...}, got ${describeValue(options)}`);
-    }
-    const params = validateParams(options.params);
-    const batchSize = options.batchSize ?? 100;
-    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
-      throw new ValidationError(`Expected \`batchSize\` to be an integer 1–10000, got ${describeValue(batchSize)}`);
-    }
-    const readonly = options.readonly ?? false;
-    const writer = options.writer ?? null;
-    if (writer !== null && (typeof writer !== 'string' || writer === '')) {
-      throw new ValidationError(`Expected \`writer\` to be a non-empty string or null, got ${describeValue(writer)}`);
-    }
-    const verify = resolveSecondStage(options.verify);
+    const { params, batchSize, readonly, writer, verify } = resolvePgIndexOptions(options);
     const session = new PgSession(target, options);
     const started = performance.now();
     await session.open();
@@ -123,7 +86,7 @@ export class PgFingerprintIndex implements IndexBackend {
       const index = new PgFingerprintIndex(session, params, readonly, batchSize, writer, verify);
       const setUp = await session.transaction((client) => setUpIndex(client, params, index.layout, readonly, index.label));
       index.#columns = documentColumns(setUp.secondStage);
-      if (!readonly) await index.#ensureMemory();
+      if (!readonly) await index.#view.ensure(session);
       index.#openSeconds = (performance.now() - started) / 1000;
       return index;
     } catch (error) {
@@ -157,7 +120,7 @@ export class PgFingerprintIndex implements IndexBackend {
 
   /** Bytes of the in-memory table (0 before it is built). */
   get memoryBytes(): number {
-    return this.#memory?.byteLength ?? 0;
+    return this.#view.byteLength;
   }
 
   /** The stored document a fingerprint matches (exact first, else the nearest; ties: the lowest id), or null. */
@@ -165,9 +128,9 @@ export class PgFingerprintIndex implements IndexBackend {
     assertFingerprint(fingerprint, true);
     assertTextHash(textHash);
     if (fingerprint === null) return null;
-    const memory = await this.#ensureMemory();
+    const memory = await this.#view.ensure(this.#session);
     return this.#session.run(async (client) => {
-      await this.#catchUp(client);
+      await this.#view.catchUp(client);
       const row = new BatchJudge([{ url: '\0check', fingerprint, textHash }], new Map(), [0], memory).rows[0]!;
       if (row.matchId === null) return null;
       const { rows } = await client.query({
@@ -195,23 +158,16 @@ export class PgFingerprintIndex implements IndexBackend {
     for (const doc of docs) assertCandidateForPg(doc);
     this.#assertWritable();
     const out: Decision[] = [];
-    // Transactions of at most batchSize documents and LOCK_BUDGET lock keys (counted per document, an upper bound).
     const perDoc = this.layout.count + 1;
     for (let at = 0; at < docs.length;) {
-      let end = at;
-      for (let keys = 0; end < docs.length && end - at < this.#batchSize; end++) {
-        const sketch = this.#verify === null ? null : (docs[end]!.sketch ?? null);
-        keys += perDoc + (sketch === null ? 0 : Math.min(sketch.length, this.#verify!.candidateKeys));
-        if (keys > LOCK_BUDGET && end > at) break;
-      }
+      const end = batchEnd(docs, at, this.#batchSize, perDoc, this.#verify);
       out.push(...(await this.#judgeBatch(docs.slice(at, end))));
       at = end;
     }
     return out;
   }
 
-  /** Records a page that was not judged, with its reason. Idempotent by URL. */
-  /** Records a skipped URL; returns its decision: this skip, or the earlier one (marked `repeated`, nothing written). */
+  /** Records a page that was not judged, with its reason; returns its decision: this skip, or the earlier one (marked `repeated`, nothing written). */
   async recordSkip(url: string, reason: SkipReason, detail: string | null = null): Promise<Decision> {
     assertSkip(url, reason, detail);
     this.#assertWritable();
@@ -329,7 +285,7 @@ export class PgFingerprintIndex implements IndexBackend {
 
   /** Closes the connection. Further calls throw IndexError. */
   async close(): Promise<void> {
-    this.#memory = null;
+    this.#view.drop();
     await this.#session.close();
   }
 
@@ -339,57 +295,10 @@ export class PgFingerprintIndex implements IndexBackend {
     if (this.readonly) throw new IndexError(`Index ${this.label} is open read-only`);
   }
 
-  async #ensureMemory(): Promise<MemoryFingerprints> {
-    if (this.#memory !== null) return this.#memory;
-    let second: PgSecondStage | null = null;
-    const rows = await this.#session.run((client) => {
-      // A fresh key table per attempt: a load cut short by a lost connection is run again from its start.
-      second = this.#verify === null ? null : new PgSecondStage(this.#verify);
-      const stage = second;
-      return loadStoredRows(client, this.layout, stage === null ? null : { keyBytes: stage.keyBytes, add: (id, keys) => stage.add(id, keys) });
-    });
-    this.#second = second;
-    const memory = new MemoryFingerprints(this.layout, rows);
-    const window = new CatchUpWindow(rows.horizon);
-    for (const [id, xid] of rows.recent) window.added(id, xid);
-    this.#memory = memory;
-    this.#window = window;
-    return memory;
-  }
-
-  async #catchUp(client: pg.Client): Promise<void> {
-    const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon, this.#second?.keyBytes ?? 0, this.#window!.seen), rowMode: 'array' });
-    this.#applyCatchUp(rows[0]!);
-  }
-
-  #applyCatchUp(result: CatchUpRow): void {
-    const memory = this.#memory!;
-    const second = this.#second;
-    this.#window!.apply(result, (id, hi, lo, keys, stored) => {
-      if (stored) memory.add(id, hi, lo); // rejected rows come for the second stage's keys only
-      if (second !== null && keys !== null) second.add(id, keys);
-    });
-  }
-
-  /**
-   * The sketches of the stored documents the second stage lists for the batch's documents that no
-   * stored fingerprint matches within k (read inside the transaction; none read when there are none).
-   */
-  async #candidateSketches(client: pg.Client, docs: readonly IndexCandidate[], prior: ReadonlyMap<string, Decision>): Promise<Map<number, SketchRow>> {
-    const second = this.#second!;
-    const ids = new Set<number>();
-    for (const doc of docs) {
-      const { fingerprint, sketch } = doc;
-      if (fingerprint === null || sketch === undefined || sketch === null || prior.has(doc.url)) continue;
-      if (this.#memory!.matches(fingerprint.hi >>> 0, fingerprint.lo >>> 0).length === 0) second.candidates(sketch, ids);
-    }
-    return readSketchRows(client, ids);
-  }
-
   /** One transaction in two round trips (pg-batch-sql.ts): locks, catch-up, earlier decisions, ids; inserts. */
   async #judgeBatch(docs: readonly IndexCandidate[]): Promise<Decision[]> {
-    const memory = await this.#ensureMemory();
-    const second = this.#second;
+    const memory = await this.#view.ensure(this.#session);
+    const second = this.#view.second;
     const keys = new Set<number>();
     for (const doc of docs) addDocumentKeys(doc, this.layout, keys, second === null ? null : (sketch) => second.keysOf(sketch));
     const lockKeys = sortedKeys(keys);
@@ -397,12 +306,12 @@ export class PgFingerprintIndex implements IndexBackend {
     const idCount = docs.filter((d) => d.fingerprint !== null).length;
     const { decisions, judge, xid } = await this.#session.run(async (client) => {
       try {
-        const begin = beginSql(lockKeys, this.#window!, urls, idCount, second?.keyBytes ?? 0);
+        const begin = beginSql(lockKeys, this.#view.window, urls, idCount, second?.keyBytes ?? 0);
         const first = (await client.query({ text: begin, rowMode: 'array' })) as unknown as pg.QueryArrayResult[];
-        this.#applyCatchUp(first[2]!.rows[0] as CatchUpRow);
+        this.#view.applyCatchUp(first[2]!.rows[0] as CatchUpRow);
         const prior = priorDecisions(first[3]!.rows as PriorRow[]);
         const ids = allocatedIds((first[4]!.rows[0] as [string | null])[0]);
-        const sketches = second === null ? null : { stage: second, rows: await this.#candidateSketches(client, docs, prior) };
+        const sketches = second === null ? null : { stage: second, rows: await this.#view.candidateSketches(client, docs, prior) };
         const judge = new BatchJudge(docs, prior, ids, memory, sketches);
         const text = commitSql(this.layout, judge.rows, judge.skips, Date.now(), this.#writer);
         const reply = (await client.query({ text, rowMode: 'array' })) as unknown as pg.QueryArrayResult | pg.QueryArrayResult[];
@@ -422,17 +331,7 @@ export class PgFingerprintIndex implements IndexBackend {
       }
     });
     // Committed: only now do this process's own stored rows join its table.
-    for (const row of judge.stored) {
-      memory.add(row.id, row.hi, row.lo);
-      if (second !== null && row.doc.sketch !== undefined && row.doc.sketch !== null) second.add(row.id, second.keysOf(row.doc.sketch));
-      this.#window!.added(row.id, xid);
-    }
-    // The members of clusters, with their sketches' keys (pg-batch-sql.ts wrote them).
-    for (const row of judge.rows) {
-      if (row.kind === 'stored') continue;
-      if (second !== null && row.doc.sketch !== undefined && row.doc.sketch !== null) second.add(row.id, second.keysOf(row.doc.sketch));
-      this.#window!.added(row.id, xid);
-    }
+    this.#view.committed(memory, judge.stored, judge.rows, xid);
     return decisions;
   }
 
