@@ -75,10 +75,11 @@ export function scanLines(fd: number, from: number, size: number, ids: Set<numbe
       }
       keep(position, nl);
       const id = idAt(head, 0, headLength);
+      const tombstone = id >= 0 && isTombstone(head, ID_PREFIX.length + String(id).length, headLength);
       headLength = 0;
       lines++;
       if (id < 0) unreadableLines++;
-      else if (isTombstone(head, ID_PREFIX.length + String(id).length, headLength)) superseded.add(id);
+      else if (tombstone) superseded.add(id);
       else ids.add(id);
       position = nl + 1;
       lastNewlineEnd = offset + nl + 1;

@@ -60,6 +60,23 @@ describe('CorpusWriter', () => {
     expect(lines().map((line) => (JSON.parse(line) as CorpusRecord).id)).toEqual([7, 8]);
   });
 
+  it('reads tombstones back: after a reopen, or a refresh seeing another writer\'s, a superseded line stays withdrawn and compaction removes it', () => {
+    const first = CorpusWriter.open(path);
+    first.appendMany([record(1), record(2)]);
+    const other = CorpusWriter.open(path);
+    expect(first.supersede([{ id: 1, by: 2 }])).toBe(1);
+    expect([first.supersededCount, first.size]).toEqual([1, 1]);
+    first.close();
+    other.refresh();
+    expect([other.supersededCount, other.size, other.isLive(1)]).toEqual([1, 1, false]);
+    other.close();
+    const reopened = CorpusWriter.open(path);
+    expect([reopened.supersededCount, reopened.size, reopened.isLive(1), reopened.isLive(2)]).toEqual([1, 1, false, true]);
+    expect(reopened.compact()).toBeGreaterThan(0);
+    reopened.close();
+    expect(lines().map((line) => (JSON.parse(line) as CorpusRecord).id)).toEqual([2]);
+  });
+
   it('appends many lines at once, skipping ids already written or repeated in the batch', () => {
     const writer = CorpusWriter.open(path);
     writer.append(record(1));
