@@ -76,6 +76,8 @@ function containmentMayReach(a: Uint32Array, b: SketchPrefix, sketchSize: number
   // The candidate's values testable against the query: all, unless the query's sketch is full (then
   // those up to its largest). The query is known whole: one of them it lacks is a miss.
   const bTestableUpTo = a.length >= sketchSize ? a[a.length - 1]! : Infinity;
+  const aSlack = slack[a.length]!;
+  const bSlack = slack[b.length]!;
   let aMisses = 0;
   let bMisses = 0;
   let j = 0;
@@ -84,7 +86,8 @@ function containmentMayReach(a: Uint32Array, b: SketchPrefix, sketchSize: number
     for (; j < known && values[start + j]! < x; j++) if (values[start + j]! <= bTestableUpTo) bMisses++;
     if (j < known && values[start + j] === x) j++;
     else aMisses++;
+    if (aMisses > aSlack && bMisses > bSlack) return false; // both directions settled
   }
   for (; j < known; j++) if (values[start + j]! <= bTestableUpTo) bMisses++;
-  return aMisses <= slack[a.length]! || bMisses <= slack[b.length]!;
+  return aMisses <= aSlack || bMisses <= bSlack;
 }
