@@ -17,9 +17,6 @@ import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { HashPostings, touchedIds } from './hash-postings.js';
 import type { RankedCandidate } from './candidate-lists.js';
 
-/** Decoded pages kept after a read (~2 KB each). */
-const RECENT_PAGES = 4096;
-
 /** One grammar-sketch value in GRAMMAR_SAMPLE is indexed. */
 export const GRAMMAR_SAMPLE = 2;
 const GRAMMAR_MASK = GRAMMAR_SAMPLE - 1;
@@ -138,12 +135,6 @@ export class IndexedCascadeStore implements CascadeStore {
   /** Ids deleted since they were indexed (their postings stay; lookups skip them). */
   readonly #deleted = new Set<number>();
   readonly #hits = new HitCounter();
-  /**
-   * The pages read most recently, decoded, least recent first (a Map keeps insertion order): the
-   * same candidates recur page after page (the earliest holders of a common paragraph), and reading
-   * and decoding a record again cost more than the comparison it is read for.
-   */
-  readonly #recent = new Map<number, StoredCascadePage>();
   /** Per id, the shingles it was indexed with (pagesSharing's shares). */
   #shingleCounts = new Int32Array(1024);
   #size = 0;
@@ -175,30 +166,17 @@ export class IndexedCascadeStore implements CascadeStore {
   }
 
   add(page: StoredCascadePage, bytes?: Uint8Array): void {
-    this.#recent.delete(page.id);
     this.#source.put(page, bytes);
     this.index(page.id, page.record);
   }
 
   delete(id: number): void {
     this.#deleted.add(id);
-    this.#recent.delete(id);
     this.#source.delete(id);
   }
 
   get(id: number): StoredCascadePage | undefined {
-    if (this.#deleted.has(id)) return undefined;
-    const recent = this.#recent.get(id);
-    if (recent !== undefined) {
-      this.#recent.delete(id);
-      this.#recent.set(id, recent);
-      return recent;
-    }
-    const page = this.#source.get(id);
-    if (page === undefined) return undefined;
-    this.#recent.set(id, page);
-    if (this.#recent.size > RECENT_PAGES) this.#recent.delete(this.#recent.keys().next().value!);
-    return page;
+    return this.#deleted.has(id) ? undefined : this.#source.get(id);
   }
 
   #keepShingleCount(id: number, count: number): void {
