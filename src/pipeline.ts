@@ -259,7 +259,11 @@ export class Pipeline {
       if (flagsOut !== undefined) flagsOut[positions[j]!] = flags[j] ?? [];
       if (decision.kind === 'stored') stored.push({ analyzed: pages[positions[j]!]!, id: decision.id, flags: this.cascade === null ? null : (flags[j] ?? []).map((f) => f.kind) });
     }
-    if (this.cascade !== null) countFlags(this.counters.flagged!, this.cascade.takeLateFlags());
+    if (this.cascade !== null) {
+      countFlags(this.counters.flagged!, this.cascade.takeLateFlags());
+      const withdrawn = this.cascade.takeWithdrawn();
+      if (withdrawn > 0) this.counters.flagged!.compiled = (this.counters.flagged!.compiled ?? 0) - withdrawn;
+    }
     await this.cascade?.flush();
     // After the inserts committed (invariant 1), all under one hold of the write lock (invariant 5).
     await this.writeCorpusLines(stored, swapped);

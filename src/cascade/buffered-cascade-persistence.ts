@@ -8,7 +8,7 @@
 import { encodeCascadeRecord, storedPart } from './cascade-record-codec.js';
 import type { CascadePersistence } from './cascade-committer.js';
 import type { StoredCascadePage } from './cascade-store.js';
-import type { FlagRow } from './flag-row.js';
+import type { FlagKey, FlagRow } from './flag-row.js';
 import type { IndexedCascadeStore } from './indexed-cascade-store.js';
 import { RecordArena } from './record-arena.js';
 
@@ -25,13 +25,15 @@ export interface CascadeRowStore {
   recordRowsAfter(after: number): Promise<CascadeRecordRow[]>;
   insertRecordRows(rows: readonly CascadeRecordRow[]): Promise<void>;
   insertFlagRows(rows: readonly FlagRow[]): Promise<void>;
+  deleteFlagRows(keys: readonly FlagKey[]): Promise<void>;
 }
 
 export class BufferedCascadePersistence implements CascadePersistence {
   readonly #rows: CascadeRowStore;
   readonly #memory = new RecordArena();
   #pendingRecords: CascadeRecordRow[] = [];
-  #pendingFlags: FlagRow[] = [];
+  /** Flag rows to write, and keys to remove (`row` null), in the order they came. */
+  #pendingFlags: { readonly key: FlagKey; readonly row: FlagRow | null }[] = [];
   /** Ids of rows read from the server, not yet indexed into the store. */
   #unindexed: number[] = [];
   #lastSeen = 0;
@@ -73,7 +75,11 @@ export class BufferedCascadePersistence implements CascadePersistence {
   }
 
   writeFlags(rows: readonly FlagRow[]): void {
-    this.#pendingFlags.push(...rows);
+    for (const row of rows) this.#pendingFlags.push({ key: row, row });
+  }
+
+  removeFlags(keys: readonly FlagKey[]): void {
+    for (const key of keys) this.#pendingFlags.push({ key, row: null });
   }
 
   /** Writes what was added since the last flush. */
@@ -81,11 +87,14 @@ export class BufferedCascadePersistence implements CascadePersistence {
     // One row per key: a page judged again in the same batch has a later flag row for the same
     // (url, kind), and one PostgreSQL upsert may not touch a row twice.
     const records = lastPerKey(this.#pendingRecords, (r) => String(r.id));
-    const flags = lastPerKey(this.#pendingFlags, (r) => `${r.kind}\n${r.url}`);
+    const flags = lastPerKey(this.#pendingFlags, ({ key }) => `${key.kind}\n${key.url}`);
     this.#pendingRecords = [];
     this.#pendingFlags = [];
+    const written = flags.flatMap(({ row }) => (row === null ? [] : [row]));
+    const removed = flags.flatMap(({ key, row }) => (row === null ? [key] : []));
     if (records.length > 0) await this.#rows.insertRecordRows(records);
-    if (flags.length > 0) await this.#rows.insertFlagRows(flags);
+    if (written.length > 0) await this.#rows.insertFlagRows(written);
+    if (removed.length > 0) await this.#rows.deleteFlagRows(removed);
   }
 }
 

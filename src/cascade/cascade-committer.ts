@@ -14,7 +14,7 @@ import type { CascadeFlag, CascadeFlagKind, Decision, SynonymisedFlag } from '..
 import { loadSynonymDictionary } from '../synonyms/synonym-dictionary.js';
 import type { CascadeOptions } from './cascade-options.js';
 import type { CascadeRecord } from './cascade-record.js';
-import { flagRowsOf, type FlagRow } from './flag-row.js';
+import { flagRowsOf, type FlagKey, type FlagRow } from './flag-row.js';
 import { IndexedCascadeStore, type CascadeRecordSource } from './indexed-cascade-store.js';
 import { compareCascade } from './run-cascade.js';
 import { compiledFlag, type CompiledJudgement } from './compiled-flag.js';
@@ -28,6 +28,8 @@ export interface CascadePersistence extends CascadeRecordSource {
   /** Indexes into the store the records other writers added since the last call. */
   catchUp(store: IndexedCascadeStore): void;
   writeFlags(rows: readonly FlagRow[]): void;
+  /** Removes the flags of these keys (those a page judged again no longer has); absent ones are no error. */
+  removeFlags(keys: readonly FlagKey[]): void;
   /** Reads what other writers added (before a batch), when the tables are behind a server. */
   refresh?(): Promise<void>;
   /** Writes what was buffered (after a batch), when the tables are behind a server. */
@@ -64,6 +66,8 @@ export class CascadeCommitter {
   readonly #judgement: CompiledJudgement = { entryBar: 0, ranked: [] };
   /** `compiled` flags given to pages stored earlier (re-judged when a source came), not yet counted. */
   #late: CascadeFlag[] = [];
+  /** `compiled` flags this committer gave and took back since the last takeWithdrawn (not yet uncounted). */
+  #withdrawn = 0;
   /** The dictionary, loaded on first use (only pages with a close grammar need it). */
   readonly #lazy: SynonymLookup = {
     classesOf: (language, stem) => (this.#dictionary ??= this.#synonyms()).classesOf(language, stem),
@@ -119,6 +123,16 @@ export class CascadeCommitter {
   }
 
   /**
+   * How many `compiled` flags this committer gave (and counted) were taken back since the last
+   * call: a page judged again no longer compiled (e.g. a later page became its one main source).
+   */
+  takeWithdrawn(): number {
+    const withdrawn = this.#withdrawn;
+    this.#withdrawn = 0;
+    return withdrawn;
+  }
+
+  /**
    * A page stored before its sources is flagged when they come: the stored pages that the new page
    * `id` may change the judgement of — it shares at least their entry bar (compiled-flag.ts
    * CompiledJudgement: it would be among their kept candidates; half of `minSourceShare` of their
@@ -147,8 +161,9 @@ export class CascadeCommitter {
    * the store: a page enters the candidates only by sharing more than the last of them); another
    * (judged before a reopen, or stored by another process) from a new count.
    */
-  #rejudgeCompiled(dirty: ReadonlyMap<number, readonly RankedCandidate[]>): FlagRow[] {
+  #rejudgeCompiled(dirty: ReadonlyMap<number, readonly RankedCandidate[]>): { rows: FlagRow[]; removed: FlagKey[] } {
     const rows: FlagRow[] = [];
+    const removed: FlagKey[] = [];
     for (const [id, entrants] of dirty) {
       const page = this.store.get(id);
       if (page === undefined) continue;
@@ -156,12 +171,18 @@ export class CascadeCommitter {
       const ranked = known === undefined ? undefined : mergeRanked(known, entrants);
       const flag = compiledFlag(page.record, this.store, this.options.compiled, id, this.#judgement, ranked);
       this.#keepJudgement(id);
-      if (flag === null) continue;
+      if (flag === null) {
+        // Its row goes: the flag this committer gave it, or one an earlier run may have (not known).
+        if (this.#compiled.delete(id)) this.#withdrawn++;
+        else if (known !== undefined) continue;
+        removed.push({ url: page.url, kind: 'compiled' });
+        continue;
+      }
       if (!this.#compiled.has(id)) this.#late.push(flag);
       this.#compiled.add(id);
       rows.push(...flagRowsOf(page.url, id, [flag]));
     }
-    return rows;
+    return { rows, removed };
   }
 
   /** Keeps the entry bar and the candidates of the last judgement (#judgement) for page `id`. */
@@ -207,8 +228,10 @@ export class CascadeCommitter {
       rows.push(...flagRowsOf(url, idOf(decision), flags));
       out.push(flags);
     }
-    rows.push(...this.#rejudgeCompiled(dirty));
+    const again = this.#rejudgeCompiled(dirty);
+    rows.push(...again.rows);
     if (rows.length > 0) this.#persistence.writeFlags(rows);
+    if (again.removed.length > 0) this.#persistence.removeFlags(again.removed);
     return out;
   }
 }

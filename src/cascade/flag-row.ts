@@ -14,6 +14,9 @@ export interface FlagRow {
   readonly evidence: string;
 }
 
+/** A flag row's key: a page has at most one flag of a kind. */
+export type FlagKey = Pick<FlagRow, 'url' | 'kind'>;
+
 export function flagRowsOf(url: string, docId: number | null, flags: readonly CascadeFlag[]): FlagRow[] {
   return flags.map((flag) => ({ url, docId, kind: flag.kind, evidence: JSON.stringify(flag) }));
 }

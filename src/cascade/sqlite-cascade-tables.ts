@@ -14,7 +14,7 @@
 import type Database from 'better-sqlite3';
 import type { StoredCascadePage } from './cascade-store.js';
 import { decodeCascadeHashes, decodeCascadeRecord, encodeCascadeRecord, storedPart } from './cascade-record-codec.js';
-import type { FlagRow } from './flag-row.js';
+import type { FlagKey, FlagRow } from './flag-row.js';
 import type { CascadeRecordSource, IndexedCascadeStore } from './indexed-cascade-store.js';
 
 export const CASCADE_TABLES = [
@@ -48,6 +48,7 @@ export class SqliteCascadeTables implements CascadeRecordSource {
   readonly #deleteRow: Database.Statement;
   readonly #newer: Database.Statement;
   readonly #putFlag: Database.Statement;
+  readonly #deleteFlag: Database.Statement;
   /** Highest doc_id indexed into the store. */
   #lastSeen = 0;
   /**
@@ -68,6 +69,7 @@ export class SqliteCascadeTables implements CascadeRecordSource {
     this.#deleteRow = db.prepare('DELETE FROM cascade_records WHERE doc_id = ?');
     this.#newer = db.prepare('SELECT doc_id AS id, record FROM cascade_records WHERE doc_id > ? ORDER BY doc_id');
     this.#putFlag = db.prepare('INSERT OR REPLACE INTO flags (url, kind, doc_id, evidence) VALUES (?, ?, ?, ?)');
+    this.#deleteFlag = db.prepare('DELETE FROM flags WHERE url = ? AND kind = ?');
   }
 
   /** Indexes into `store` the records added since the last call (all of them on the first). */
@@ -115,5 +117,9 @@ export class SqliteCascadeTables implements CascadeRecordSource {
 
   writeFlags(rows: readonly FlagRow[]): void {
     for (const r of rows) this.#putFlag.run(r.url, r.kind, r.docId, r.evidence);
+  }
+
+  removeFlags(keys: readonly FlagKey[]): void {
+    for (const k of keys) this.#deleteFlag.run(k.url, k.kind);
   }
 }

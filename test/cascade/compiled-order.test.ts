@@ -24,7 +24,7 @@ const half = (text: string) => {
   const paragraphs = text.split(/\n\s*\n/);
   return paragraphs.slice(0, Math.ceil(paragraphs.length / 2)).join('\n\n');
 };
-const pages = [
+const defaultPages = [
   ...[1, 4, 7].map((i) => ({ url: `http://src.test/${i}`, text: devTexts[i]!.text })),
   { url: 'http://made.test/a', text: compilePage([devTexts[1]!.text, devTexts[4]!.text, devTexts[7]!.text], 600, seededRandom(8)) },
   { url: 'http://src.test/2', text: devTexts[2]!.text },
@@ -32,8 +32,8 @@ const pages = [
   { url: 'http://made.test/b', text: `${half(devTexts[2]!.text)}\n\n${half(devTexts[3]!.text)}` },
 ];
 
-/** The compiled flags (url → source urls) after committing the pages in `order`, and the counter. */
-async function compiledAfter(order: readonly number[]): Promise<{ rows: Map<string, string[]>; counted: number }> {
+/** The compiled flags (url → source urls) after committing `order` of `pages`, and the counter. */
+async function compiledAfter(order: readonly number[], pages: readonly { url: string; text: string }[] = defaultPages): Promise<{ rows: Map<string, string[]>; counted: number }> {
   const dir = makeTempDir('neardup-compiled-order-');
   dirs.push(dir);
   const pipeline = await Pipeline.open({ dataDir: dir, config: loadConfig({ env: {} }) });
@@ -58,5 +58,25 @@ describe('compiled flags whatever the order', () => {
     for (const order of [[3, 6, 0, 1, 2, 4, 5], [0, 3, 1, 4, 6, 2, 5], [6, 5, 4, 3, 2, 1, 0]]) {
       expect(await compiledAfter(order)).toEqual(last);
     }
+  });
+});
+
+describe('a compiled flag taken back', () => {
+  it('is removed when a later page becomes the page\'s one main source, as if that page had come first', async () => {
+    const paragraphs = (text: string) => text.split(/\n\s*\n/);
+    const made = `${half(devTexts[1]!.text)}\n\n${half(devTexts[4]!.text)}`;
+    const most = paragraphs(made).slice(0, Math.ceil(0.9 * paragraphs(made).length)).join('\n\n');
+    const pages = [
+      { url: 'http://src.test/1', text: devTexts[1]!.text },
+      { url: 'http://src.test/4', text: devTexts[4]!.text },
+      { url: 'http://made.test/p', text: made },
+      // Most of the made page, within two other whole texts: not a copy of it, but its main source.
+      { url: 'http://big.test/c', text: `${devTexts[2]!.text}\n\n${most}\n\n${devTexts[3]!.text}` },
+    ];
+    const withoutBig = await compiledAfter([0, 1, 2], pages);
+    expect([...withoutBig.rows.keys()]).toEqual(['http://made.test/p']);
+    const bigLast = await compiledAfter([0, 1, 2, 3], pages);
+    expect(bigLast.rows.has('http://made.test/p')).toBe(false);
+    expect(bigLast).toEqual(await compiledAfter([3, 0, 1, 2], pages));
   });
 });

@@ -37,4 +37,28 @@ describeWithPostgres('the cascade on PostgreSQL', (server) => {
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     }
   });
+
+  it('takes a compiled flag back when a later page, from another writer, becomes the page\'s one main source', async () => {
+    const url = await server().createDatabase(freshDatabaseName());
+    const dirs = [makeTempDir('neardup-pg-flags-'), makeTempDir('neardup-pg-flags-')];
+    const half = (text: string) => text.split(/\n\s*\n/).slice(0, Math.ceil(text.split(/\n\s*\n/).length / 2)).join('\n\n');
+    const made = `${half(devTexts[1]!.text)}\n\n${half(devTexts[4]!.text)}`;
+    const paragraphs = made.split(/\n\s*\n/);
+    const most = paragraphs.slice(0, Math.ceil(0.9 * paragraphs.length)).join('\n\n');
+    try {
+      const first = await Pipeline.open({ dataDir: dirs[0]!, config, indexUrl: url });
+      for (const i of [1, 4]) await first.process({ url: `http://src.test/${i}`, text: devTexts[i]!.text });
+      await first.process({ url: 'http://made.test/p', text: made });
+      expect(first.counters.flagged).toEqual({ compiled: 1 });
+      await first.close();
+      const flaggedNow = async () => (await loadPgClusterReport(url, config)).flagged!.map((p) => `${p.url} ${p.kinds.join()}`);
+      expect(await flaggedNow()).toContain('http://made.test/p compiled');
+      const second = await Pipeline.open({ dataDir: dirs[1]!, config, indexUrl: url });
+      await second.process({ url: 'http://big.test/c', text: `${devTexts[2]!.text}\n\n${most}\n\n${devTexts[3]!.text}` });
+      await second.close();
+      expect(await flaggedNow()).not.toContain('http://made.test/p compiled');
+    } finally {
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    }
+  });
 });

@@ -73,6 +73,17 @@ export class PgCascadeTables {
       (r) => [r.url, r.kind, r.docId, r.evidence]);
   }
 
+  /** Removes the flags of these keys (a page judged again no longer has them). */
+  async deleteFlagRows(keys: readonly Pick<PgFlagRow, 'url' | 'kind'>[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.#session.transaction(async (client) => {
+      for (let at = 0; at < keys.length; at += CHUNK) {
+        const chunk = keys.slice(at, at + CHUNK);
+        await client.query(`DELETE FROM neardup_flags WHERE (url, kind) IN (${placeholders(chunk.length, 2)})`, chunk.flatMap((k) => [k.url, k.kind]));
+      }
+    });
+  }
+
   /** Every flag, by URL then kind; null when the table is missing (an index the cascade never wrote to). */
   async flagRows(): Promise<PgFlagRow[] | null> {
     return this.#session.run(async (client: pg.Client) => {
