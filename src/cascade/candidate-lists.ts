@@ -63,6 +63,11 @@ export class CandidateLists {
     return out;
   }
 
+  /** Forgets every page's list (each is then not known). */
+  clear(): void {
+    this.#lengths.fill(0);
+  }
+
   #reserve(id: number): void {
     if (id < this.#lengths.length) return;
     const pages = Math.max(id + 1, 2 * this.#lengths.length);

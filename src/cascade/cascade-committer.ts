@@ -83,6 +83,17 @@ export class CascadeCommitter {
     persistence.catchUp(this.store);
   }
 
+  /**
+   * Indexes what other writers stored. Their pages may belong among the candidates this committer
+   * keeps for its pages, and were never merged into them: those lists are forgotten (a page is then
+   * judged again from a new count, as one judged before a reopen).
+   */
+  #catchUp(): void {
+    const before = this.store.size;
+    this.#persistence.catchUp(this.store);
+    if (this.store.size !== before) this.#candidates.clear();
+  }
+
   /** Before a batch: what other writers added (a server's tables). */
   async refresh(): Promise<void> {
     await this.#persistence.refresh?.();
@@ -101,7 +112,7 @@ export class CascadeCommitter {
   /** reject mode: the synonymised flag of a page against the pages stored so far, or null. */
   preCheck(cascade: PageCascade | undefined): SynonymisedFlag | null {
     if (!this.rejectsSpun || cascade?.record == null) return null;
-    this.#persistence.catchUp(this.store);
+    this.#catchUp();
     return synonymisedFlag(decodeCascadeRecord(cascade.record), this.store, this.#lazy, this.options.synonymised);
   }
 
@@ -203,7 +214,7 @@ export class CascadeCommitter {
    * skipped pages get no flags. Returns the flags per item.
    */
   afterDecisions(items: readonly CascadeItem[]): CascadeFlag[][] {
-    this.#persistence.catchUp(this.store);
+    this.#catchUp();
     const out: CascadeFlag[][] = [];
     const rows: FlagRow[] = [];
     /** Stored pages to judge again once the batch is stored (#markRejudged). */

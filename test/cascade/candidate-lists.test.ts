@@ -37,6 +37,8 @@ describe('CandidateLists', () => {
     expect(lists.get(99_999)).toBeUndefined();
     lists.set(3, [{ id: 1, shared: 2 }]);
     expect(lists.get(3)).toEqual([{ id: 1, shared: 2 }]);
+    lists.clear();
+    expect([lists.get(3), lists.get(100_000)]).toEqual([undefined, undefined]);
   });
 });
 
