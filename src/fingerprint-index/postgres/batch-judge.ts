@@ -12,9 +12,9 @@
  * comparison, and the matched URL, are left to the insert statement (`checkExact`, pg-batch-sql.ts).
  *
  * With the second stage (`second`), a document the k rule did not match is compared with the stored
- * documents its sketch keys list (pg-second-stage.ts): those of the database, whose sketches the
- * transaction has read into `second.rows`, and those stored earlier in this batch; the best confirmed
- * one makes it `similar`, as on SQLite.
+ * documents its sketch keys list and the bound lets through (pg-second-stage.ts): those of the
+ * database, whose sketches the transaction has read into `second.rows`, and those stored earlier in
+ * this batch; the best confirmed one makes it `similar`, as on SQLite.
  */
 import { popcount32 } from '../../fingerprint/fingerprint-codec.js';
 import type { Decision, IndexCandidate } from '../../types.js';
@@ -64,7 +64,7 @@ export class BatchJudge {
   /** Positions of #decisions that repeat an earlier decision on the URL. */
   readonly #repeatedAt = new Set<number>();
   readonly #second: BatchSecondStage | null;
-  /** The batch's stored rows with sketches: their keys, and their sketch rows by id. */
+  /** The batch's stored rows with sketches: their key table (by whole sketches, with the bound), and their sketch rows by id. */
   readonly #batchKeys: SketchKeyTable | null;
   readonly #batchSketches = new Map<number, SketchRow>();
 
@@ -111,7 +111,7 @@ export class BatchJudge {
     // `similar` match through the member asks the insert for it too (matchUrl null).
     const root = row.kind === 'stored' ? row.id : row.matchId!;
     const url = row.kind === 'stored' ? row.doc.url : row.matchUrl ?? '';
-    this.#batchKeys!.add(row.id, this.#second.stage.keysOf(sketch));
+    this.#batchKeys!.add(row.id, sketch, row.hi, row.lo);
     this.#batchSketches.set(row.id, { hi: row.hi, lo: row.lo, url, sketch, root });
   }
 
@@ -121,9 +121,9 @@ export class BatchJudge {
     if (this.#second === null || sketch === undefined || sketch === null) return null;
     const { stage, rows } = this.#second;
     const inDatabase = new Set<number>();
-    stage.candidates(sketch, inDatabase);
+    stage.candidates(sketch, hi, lo, inDatabase);
     const inBatch = new Set<number>();
-    stage.batchCandidates(this.#batchKeys!, sketch, inBatch);
+    stage.batchCandidates(this.#batchKeys!, sketch, hi, lo, inBatch);
     const a = stage.best(hi, lo, sketch, inDatabase, rows);
     const b = stage.best(hi, lo, sketch, inBatch, this.#batchSketches);
     if (a === null || b === null) return a ?? b;

@@ -1,7 +1,7 @@
 /**
  * `COPY (SELECT id, <bytea>) TO STDOUT (FORMAT binary)`: each row's id and bytes, for loading the
- * second stage's sketch keys on open (pg-second-stage.ts). Streamed through pg-copy-streams and parsed
- * from its chunks; one short-lived view per row (the keys are copied into the key table at once).
+ * second stage's sketch heads on open (pg-second-stage.ts). Streamed through pg-copy-streams and parsed
+ * from its chunks; one short-lived view per row (the values are copied into the key table at once).
  */
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';

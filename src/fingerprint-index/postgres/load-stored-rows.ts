@@ -11,6 +11,7 @@ import { suitsPairedTable } from '../paired-block-table.js';
 import { copyFingerprints } from './copy-fingerprints.js';
 import { copyIdBytes } from './copy-sketch-keys.js';
 import { RECENT_STORED_SQL, XMIN_SQL } from './pg-catch-up.js';
+import { sketchHeadSql } from './sketch-head.js';
 
 /** The stored rows, by id, with the snapshot they were read under. */
 export interface StoredRows {
@@ -62,17 +63,20 @@ class ById {
   }
 }
 
-/** Where a load's sketch keys go (the second stage on): the first `keyBytes` bytes of each stored sketch. */
-export interface SketchKeySink {
-  readonly keyBytes: number;
-  add(id: number, keys: Uint8Array): void;
+/**
+ * Where a load's sketches go (the second stage on): each stored sketch's row fingerprint and head
+ * (sketch-head.ts) with at most `headBytes` bytes of values; `head` is valid during the call only.
+ */
+export interface SketchHeadSink {
+  readonly headBytes: number;
+  add(id: number, hi: number, lo: number, head: Uint8Array): void;
 }
 
 /**
  * Loads every stored row under one REPEATABLE READ snapshot (so the horizon and the rows agree), and
- * with `sketchKeys` the stored sketches' keys under the same snapshot.
+ * with `sketchHeads` the stored sketches' heads under the same snapshot.
  */
-export async function loadStoredRows(client: pg.Client, layout: BlockLayout, sketchKeys: SketchKeySink | null = null): Promise<StoredRows> {
+export async function loadStoredRows(client: pg.Client, layout: BlockLayout, sketchHeads: SketchHeadSink | null = null): Promise<StoredRows> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const horizon = Number((await client.query({ text: XMIN_SQL, rowMode: 'array' })).rows[0][0]);
@@ -108,11 +112,18 @@ export async function loadStoredRows(client: pg.Client, layout: BlockLayout, ske
       },
     );
     if (counts !== null && chunked > 0) countChunk();
-    if (sketchKeys !== null) {
+    if (sketchHeads !== null) {
+      // Each row's fingerprint (8 bytes, big-endian) before its head: a member of a cluster is not in the COPY above.
       await copyIdBytes(
         client,
-        `COPY (SELECT id, substring(sketch from 1 for ${Math.trunc(sketchKeys.keyBytes)}) FROM neardup_sketches) TO STDOUT (FORMAT binary)`,
-        (id, keys) => sketchKeys.add(id, keys),
+        `COPY (SELECT s.id, int8send(d.fingerprint) || ${sketchHeadSql('s.sketch', sketchHeads.headBytes)}
+                FROM neardup_sketches s JOIN neardup_documents d ON d.id = s.id) TO STDOUT (FORMAT binary)`,
+        (id, bytes) => {
+          if (bytes.length < 8) throw new Error(`COPY row ${id} without its fingerprint`);
+          const hi = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
+          const lo = ((bytes[4]! << 24) | (bytes[5]! << 16) | (bytes[6]! << 8) | bytes[7]!) >>> 0;
+          sketchHeads.add(id, hi, lo, bytes.subarray(8));
+        },
       );
     }
     const recentRows = (await client.query({ text: RECENT_STORED_SQL, values: [String(horizon)], rowMode: 'array' })).rows as [number, string][];

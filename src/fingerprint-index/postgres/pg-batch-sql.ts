@@ -50,14 +50,14 @@ export function priorSql(urls: string): string {
 }
 
 /**
- * Message 1; its results: [BEGIN, locks, catch-up, prior, ids]. `keyBytes`: sketch-key bytes the
- * catch-up brings per stored row (0: second stage off).
+ * Message 1; its results: [BEGIN, locks, catch-up, prior, ids]. `headBytes`: bytes of sketch values
+ * the catch-up brings per row in its sketch's head (0: second stage off; see catchUpSql).
  */
-export function beginSql(lockKeys: readonly number[], window: CatchUpWindow, urls: readonly string[], idCount: number, keyBytes = 0): string {
+export function beginSql(lockKeys: readonly number[], window: CatchUpWindow, urls: readonly string[], idCount: number, headBytes = 0): string {
   return [
     'BEGIN',
     `SELECT count(pg_advisory_xact_lock(k)) FROM unnest(${intArray(lockKeys)}) AS k`,
-    catchUpSql(window.horizon, keyBytes, window.seen),
+    catchUpSql(window.horizon, headBytes, window.seen),
     priorSql(textArray(urls)),
     // One row ('{1,2,...}' or null) rather than a row per id.
     `SELECT array_agg(nextval('neardup_documents_id_seq'))::text FROM generate_series(1, ${Math.max(0, Math.trunc(idCount))})`,

@@ -16,29 +16,31 @@
  * become visible all at once at its commit, so a transaction the table has one stored row of, it has
  * every row of (read in one snapshot, or this process's own commit). Only stored rows are read when
  * the second stage is off: the block table holds nothing else; with it on, rejected rows are read too,
- * flagged, for their sketch keys (members of clusters, issue 25), and never enter the block table.
+ * flagged, for their sketches' heads (members of clusters, issue 25), and never enter the block table.
  */
+import { sketchHeadSql } from './sketch-head.js';
 
 /**
  * The statement: one row of (the new rows packed as bytes, the snapshot's xmin), both read in the
  * same snapshot. Each packed row is id, fingerprint and xid (8 bytes each, big-endian), one byte (1:
- * stored, 0: rejected), then the length of its sketch keys (int32, -1: none) and the keys: with
- * `keyBytes` > 0 (second stage on) a row brings its sketch's first `keyBytes` bytes. One value instead of a row per document: a few hundred rows
+ * stored, 0: rejected), then the length of its sketch's head (int32, -1: none) and the head: with
+ * `headBytes` > 0 (second stage on) a row with a sketch brings its head (sketch-head.ts) with at most
+ * `headBytes` bytes of values. One value instead of a row per document: a few hundred rows
  * come back per catch-up with several writers, and formatting and parsing them one by one cost both sides
  * more than the rest of the statement.
  */
-export function catchUpSql(horizon: number, keyBytes = 0, seen: readonly number[] = []): string {
+export function catchUpSql(horizon: number, headBytes = 0, seen: readonly number[] = []): string {
   if (!Number.isSafeInteger(horizon) || horizon < 0) throw new Error(`not a transaction id: ${horizon}`);
-  if (!Number.isSafeInteger(keyBytes) || keyBytes < 0) throw new Error(`not a byte count: ${keyBytes}`);
+  if (!Number.isSafeInteger(headBytes) || headBytes < 0) throw new Error(`not a byte count: ${headBytes}`);
   for (const xid of seen) if (!Number.isSafeInteger(xid) || xid < 0) throw new Error(`not a transaction id: ${xid}`);
-  const keys = keyBytes === 0 ? 'NULL::bytea' : `(SELECT substring(s.sketch from 1 for ${keyBytes}) FROM neardup_sketches s WHERE s.id = d.id)`;
+  const head = headBytes === 0 ? 'NULL::bytea' : `(SELECT ${sketchHeadSql('s.sketch', headBytes)} FROM neardup_sketches s WHERE s.id = d.id)`;
   const unseen = seen.length === 0 ? '' : ` AND xid <> ALL('{${seen.join(',')}}'::xid8[])`;
-  // With the second stage, rejected rows come too (their keys: members of clusters), flagged.
-  const kinds = keyBytes === 0 ? " AND kind = 'stored'" : '';
+  // With the second stage, rejected rows come too (their heads: members of clusters), flagged.
+  const kinds = headBytes === 0 ? " AND kind = 'stored'" : '';
   return `SELECT string_agg(int8send(id) || int8send(fingerprint) || int8send(xid::text::bigint) || set_byte('\\x00'::bytea, 0, stored::int)
     || int4send(coalesce(length(k), -1)) || coalesce(k, ''::bytea), ''::bytea),
   pg_snapshot_xmin(pg_current_snapshot())::text
-FROM (SELECT id, fingerprint, xid, kind = 'stored' AS stored, ${keys} AS k FROM neardup_documents d WHERE xid >= '${horizon}'::xid8${kinds}${unseen}) AS r`;
+FROM (SELECT id, fingerprint, xid, kind = 'stored' AS stored, ${head} AS k FROM neardup_documents d WHERE xid >= '${horizon}'::xid8${kinds}${unseen}) AS r`;
 }
 
 /** The xmin of the current statement's snapshot, and the rows a load with that snapshot saw near it. */
@@ -77,20 +79,20 @@ export class CatchUpWindow {
     return this.#recent.has(id);
   }
 
-  /** Applies a catch-up's result: calls `add` for each row not added yet (`stored`: not a rejected one), then moves the horizon. */
-  apply(result: CatchUpRow, add: (id: number, hi: number, lo: number, keys: Uint8Array | null, stored: boolean) => void): void {
+  /** Applies a catch-up's result: calls `add` for each row not added yet (`stored`: not a rejected one; `head`: its sketch's), then moves the horizon. */
+  apply(result: CatchUpRow, add: (id: number, hi: number, lo: number, head: Uint8Array | null, stored: boolean) => void): void {
     const [packed, xminText] = result;
     if (packed !== null) {
       const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
       for (let at = 0; at < packed.length;) {
-        if (packed.length - at < 29 || view.getUint32(at) !== 0) throw new Error('catch-up rows are not (id < 2^32, fingerprint, xid, stored, keys)');
+        if (packed.length - at < 29 || view.getUint32(at) !== 0) throw new Error('catch-up rows are not (id < 2^32, fingerprint, xid, stored, sketch head)');
         const id = view.getUint32(at + 4);
         const xid = view.getUint32(at + 16) * 2 ** 32 + view.getUint32(at + 20);
         const stored = packed[at + 24] === 1;
         const length = view.getInt32(at + 25);
-        const keys = length < 0 ? null : packed.subarray(at + 29, at + 29 + length);
+        const head = length < 0 ? null : packed.subarray(at + 29, at + 29 + length);
         if (!this.#recent.has(id)) {
-          add(id, view.getUint32(at + 8), view.getUint32(at + 12), keys, stored);
+          add(id, view.getUint32(at + 8), view.getUint32(at + 12), head, stored);
           this.#recent.set(id, xid);
         }
         at += 29 + Math.max(0, length);

@@ -123,6 +123,15 @@ export class PgFingerprintIndex implements IndexBackend {
     return this.#view.byteLength;
   }
 
+  /**
+   * The second stage's candidates in the database, since open: sketch rows read, and candidates its
+   * in-memory bound dropped unread (pg-second-stage.ts); null when the stage is off or the table not
+   * built yet. For tests and benchmarks. @internal
+   */
+  get secondStageCounts(): { readonly read: number; readonly dropped: number } | null {
+    return this.#view.second === null ? null : this.#view.sketchCounts;
+  }
+
   /** The stored document a fingerprint matches (exact first, else the nearest; ties: the lowest id), or null. */
   async check(fingerprint: Fingerprint | null, textHash: string): Promise<Match | null> {
     assertFingerprint(fingerprint, true);
@@ -306,7 +315,7 @@ export class PgFingerprintIndex implements IndexBackend {
     const idCount = docs.filter((d) => d.fingerprint !== null).length;
     const { decisions, judge, xid } = await this.#session.run(async (client) => {
       try {
-        const begin = beginSql(lockKeys, this.#view.window, urls, idCount, second?.keyBytes ?? 0);
+        const begin = beginSql(lockKeys, this.#view.window, urls, idCount, second?.headBytes ?? 0);
         const first = (await client.query({ text: begin, rowMode: 'array' })) as unknown as pg.QueryArrayResult[];
         this.#view.applyCatchUp(first[2]!.rows[0] as CatchUpRow);
         const prior = priorDecisions(first[3]!.rows as PriorRow[]);

@@ -1,6 +1,6 @@
 /**
  * A PostgreSQL index's in-memory view: this process's table of the stored fingerprints
- * (MemoryFingerprints), the second stage's sketch keys (PgSecondStage) when it is on, and the catch-up
+ * (MemoryFingerprints), the second stage's key table (PgSecondStage) when it is on, and the catch-up
  * window (pg-catch-up.ts) that keeps them in step with the rows other writers commit. Built from one
  * streamed COPY (load-stored-rows.ts); this process's own rows join it only after their transaction
  * committed.
@@ -22,6 +22,9 @@ export class PgMemoryView {
   #memory: MemoryFingerprints | null = null;
   #window: CatchUpWindow | null = null;
   #second: PgSecondStage | null = null;
+  /** Sketch rows candidateSketches read, and candidates its lookups' bound dropped unread. */
+  #sketchesRead = 0;
+  #droppedUnread = 0;
 
   constructor(layout: BlockLayout, verify: SecondStageOptions | null) {
     this.#layout = layout;
@@ -33,9 +36,14 @@ export class PgMemoryView {
     return this.#memory?.byteLength ?? 0;
   }
 
-  /** The second stage's keys, or null when it is off (or the view not built yet). */
+  /** The second stage's key table, or null when it is off (or the view not built yet). */
   get second(): PgSecondStage | null {
     return this.#second;
+  }
+
+  /** Sketch rows read for the second stage, and candidates it dropped unread (in memory), since the view was made. */
+  get sketchCounts(): { readonly read: number; readonly dropped: number } {
+    return { read: this.#sketchesRead, dropped: this.#droppedUnread };
   }
 
   /** The catch-up window; only once built. */
@@ -51,7 +59,7 @@ export class PgMemoryView {
       // A fresh key table per attempt: a load cut short by a lost connection is run again from its start.
       second = this.#verify === null ? null : new PgSecondStage(this.#verify);
       const stage = second;
-      return loadStoredRows(client, this.#layout, stage === null ? null : { keyBytes: stage.keyBytes, add: (id, keys) => stage.add(id, keys) });
+      return loadStoredRows(client, this.#layout, stage === null ? null : { headBytes: stage.headBytes, add: (id, hi, lo, head) => stage.addHead(id, hi, lo, head) });
     });
     this.#second = second;
     const memory = new MemoryFingerprints(this.#layout, rows);
@@ -69,7 +77,7 @@ export class PgMemoryView {
 
   /** Adds the rows other writers committed since this process last looked, in its own statement. */
   async catchUp(client: pg.Client): Promise<void> {
-    const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon, this.#second?.keyBytes ?? 0, this.#window!.seen), rowMode: 'array' });
+    const { rows } = await client.query<CatchUpRow>({ text: catchUpSql(this.#window!.horizon, this.#second?.headBytes ?? 0, this.#window!.seen), rowMode: 'array' });
     this.applyCatchUp(rows[0]!);
   }
 
@@ -77,9 +85,9 @@ export class PgMemoryView {
   applyCatchUp(result: CatchUpRow): void {
     const memory = this.#memory!;
     const second = this.#second;
-    this.#window!.apply(result, (id, hi, lo, keys, stored) => {
-      if (stored) memory.add(id, hi, lo); // rejected rows come for the second stage's keys only
-      if (second !== null && keys !== null) second.add(id, keys);
+    this.#window!.apply(result, (id, hi, lo, head, stored) => {
+      if (stored) memory.add(id, hi, lo); // rejected rows come for the second stage's table only
+      if (second !== null && head !== null) second.addHead(id, hi, lo, head);
     });
   }
 
@@ -90,29 +98,34 @@ export class PgMemoryView {
   async candidateSketches(client: pg.Client, docs: readonly IndexCandidate[], prior: ReadonlyMap<string, Decision>): Promise<Map<number, SketchRow>> {
     const second = this.#second!;
     const ids = new Set<number>();
+    const dropped = second.dropped;
     for (const doc of docs) {
       const { fingerprint, sketch } = doc;
       if (fingerprint === null || sketch === undefined || sketch === null || prior.has(doc.url)) continue;
-      if (this.#memory!.matches(fingerprint.hi >>> 0, fingerprint.lo >>> 0).length === 0) second.candidates(sketch, ids);
+      const hi = fingerprint.hi >>> 0;
+      const lo = fingerprint.lo >>> 0;
+      if (this.#memory!.matches(hi, lo).length === 0) second.candidates(sketch, hi, lo, ids);
     }
+    this.#droppedUnread += second.dropped - dropped;
+    this.#sketchesRead += ids.size;
     return readSketchRows(client, ids);
   }
 
   /**
    * After a batch committed in transaction `xid`: its stored rows join `memory` (the table the batch was
-   * judged against), and they and the members of clusters (`rows`, in batch order) their sketches'
-   * keys (pg-batch-sql.ts wrote them).
+   * judged against), and they and the members of clusters (`rows`, in batch order) the second stage's
+   * table, by their sketches (pg-batch-sql.ts wrote them).
    */
   committed(memory: MemoryFingerprints, stored: readonly PlannedRow[], rows: readonly PlannedRow[], xid: number): void {
     const second = this.#second;
     for (const row of stored) {
       memory.add(row.id, row.hi, row.lo);
-      if (second !== null && row.doc.sketch !== undefined && row.doc.sketch !== null) second.add(row.id, second.keysOf(row.doc.sketch));
+      if (second !== null && row.doc.sketch !== undefined && row.doc.sketch !== null) second.add(row.id, row.hi, row.lo, row.doc.sketch);
       this.#window!.added(row.id, xid);
     }
     for (const row of rows) {
       if (row.kind === 'stored') continue;
-      if (second !== null && row.doc.sketch !== undefined && row.doc.sketch !== null) second.add(row.id, second.keysOf(row.doc.sketch));
+      if (second !== null && row.doc.sketch !== undefined && row.doc.sketch !== null) second.add(row.id, row.hi, row.lo, row.doc.sketch);
       this.#window!.added(row.id, xid);
     }
   }
