@@ -180,7 +180,7 @@ export class CascadeCommitter {
       if (page === undefined) continue;
       const known = this.#candidates.get(id);
       const ranked = known === undefined ? undefined : mergeRanked(known, entrants);
-      const flag = compiledFlag(page.record, this.store, this.options.compiled, id, this.#judgement, ranked);
+      const flag = compiledFlag(page.record, this.store, this.options.compiled, { self: id, judgement: this.#judgement, ranked });
       this.#keepJudgement(id);
       if (flag === null) {
         // Its row goes: the flag this committer gave it, or one an earlier run may have (not known).

@@ -61,20 +61,23 @@ export interface CompiledJudgement {
 }
 
 /**
+ * How a page is judged: `self`, the page's own id when it is in the store already (judged again
+ * from its stored record), left out of its candidates; `judgement`, filled in (CompiledJudgement);
+ * `ranked`, the page's candidates when the caller has them (a page judged again: its last
+ * judgement's, with the pages stored since merged in), else counted in the store.
+ */
+export interface CompiledJudging {
+  readonly self?: number | null;
+  readonly judgement?: CompiledJudgement | undefined;
+  readonly ranked?: readonly RankedCandidate[] | undefined;
+}
+
+/**
  * Stored pages sharing enough of the page's shingles to cover `minShare` of it (halved: a source's
  * paragraphs may be edited), at most MAX_CANDIDATES. Pages sharing only stock phrases drop out.
- * `ranked`: the page's candidates when the caller has them (a page judged again: its last
- * judgement's, with the pages stored since merged in); else counted in the store.
  */
-function candidatesOf(
-  record: CascadeRecord,
-  store: CascadeStore,
-  minShare: number,
-  withVocabulary: boolean,
-  self: number | null,
-  judgement?: CompiledJudgement,
-  ranked?: readonly RankedCandidate[],
-): { kept: Candidate[]; vocabulary: number } {
+function candidatesOf(record: CascadeRecord, store: CascadeStore, minShare: number, withVocabulary: boolean, judging: CompiledJudging): { kept: Candidate[]; vocabulary: number } {
+  const { self = null, judgement, ranked } = judging;
   const needed = Math.max(2, (minShare / 2) * record.shingles.length);
   const all = ranked ?? store.shingleCandidates(record.shingles, MAX_CANDIDATES + (self === null ? 0 : 1), needed).filter(({ id }) => id !== self).slice(0, MAX_CANDIDATES);
   const kept = pagesOf(all.filter(({ shared }) => shared >= needed), store).map(candidateOf);
@@ -280,27 +283,18 @@ function sourcesOf(record: CascadeRecord, candidates: readonly Candidate[], attr
 }
 
 /**
- * The page's sources by the chosen test, before the flag's thresholds (for evaluation). `self`: the
- * page's own id when it is in the store already (judged again from its stored record), left out.
+ * The page's sources by the chosen test, before the flag's thresholds (for evaluation); `judging`:
+ * CompiledJudging.
  *
  * `containment`: a source's share is the share of the page's shingles it holds (containmentShares),
  * from page-level shingles only, so a page stored before its sources is judged the same when they
  * come (CascadeCommitter re-judges it); the paragraphs listed are those the source holds half of
  * (none when the page is judged from its stored record, which keeps no paragraphs).
  * `hypergeometric`: paragraphs attributed by their terms, a source's share the words of its paragraphs.
- * `judgement`: filled in (CompiledJudgement); `ranked`: the page's candidates when the caller has
- * them (a page judged again), else counted in the store.
  */
-export function compiledSources(
-  record: CascadeRecord,
-  store: CascadeStore,
-  options: CascadeOptions['compiled'],
-  self: number | null = null,
-  judgement?: CompiledJudgement,
-  ranked?: readonly RankedCandidate[],
-): CompiledSource[] {
+export function compiledSources(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], judging: CompiledJudging = {}): CompiledSource[] {
   const hypergeometric = options.test === 'hypergeometric';
-  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric, self, judgement, ranked);
+  const { kept: candidates, vocabulary } = candidatesOf(record, store, options.minSourceShare, hypergeometric, judging);
   if (candidates.length === 0) return [];
   if (hypergeometric) {
     return sourcesOf(record, candidates, attributeByHypergeometric(record, candidates, vocabulary, options.alpha)).filter((s) => s.share >= options.minSourceShare);
@@ -318,16 +312,9 @@ export function compiledSources(
     .sort((a, b) => b.share - a.share || a.id - b.id);
 }
 
-/** The `compiled` flag of a page against the store, or null. `self`, `judgement`, `ranked`: as compiledSources. */
-export function compiledFlag(
-  record: CascadeRecord,
-  store: CascadeStore,
-  options: CascadeOptions['compiled'],
-  self: number | null = null,
-  judgement?: CompiledJudgement,
-  ranked?: readonly RankedCandidate[],
-): CompiledFlag | null {
-  const sources = compiledSources(record, store, options, self, judgement, ranked);
+/** The `compiled` flag of a page against the store, or null; `judging`: CompiledJudging. */
+export function compiledFlag(record: CascadeRecord, store: CascadeStore, options: CascadeOptions['compiled'], judging: CompiledJudging = {}): CompiledFlag | null {
+  const sources = compiledSources(record, store, options, judging);
   if (sources.length < options.minSources) return null;
   if (sources[0]!.share >= options.maxSingleShare) return null;
   const coveredShare = sources.reduce((sum, s) => sum + s.share, 0);

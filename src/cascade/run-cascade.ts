@@ -80,7 +80,7 @@ export function localCascade(
 export function compareCascade(record: CascadeRecord, store: CascadeStore, synonyms: SynonymLookup | undefined, options: CascadeOptions, judgement?: CompiledJudgement): CascadeFlag[] {
   const flags: CascadeFlag[] = [];
   if (options.synonymised.enabled && synonyms !== undefined) pushFlag(flags, synonymisedFlag(record, store, synonyms, options.synonymised));
-  if (options.compiled.enabled) pushFlag(flags, compiledFlag(record, store, options.compiled, null, judgement));
+  if (options.compiled.enabled) pushFlag(flags, compiledFlag(record, store, options.compiled, { judgement }));
   return flags;
 }
 

@@ -56,15 +56,15 @@ describe('judging a page again from its kept candidates', () => {
     let flagged = 0;
     texts.forEach((text, id) => {
       const record = cascadeRecord(text, 'eng');
-      compiledFlag(record, store, options, null, judgement);
+      compiledFlag(record, store, options, { judgement });
       lists.set(id, judgement.ranked);
       store.add({ id, url: `u${id}`, record });
       for (const entrant of store.pagesSharing(record.shingles, MAX_CANDIDATES + 1, options.minSourceShare / 2, new Int32Array(0))) {
         if (entrant.id === id) continue;
         const page = store.get(entrant.id)!;
-        const again = compiledFlag(page.record, store, options, page.id, judgement, mergeRanked(lists.get(page.id)!, [{ id, shared: entrant.shared }]));
+        const again = compiledFlag(page.record, store, options, { self: page.id, judgement, ranked: mergeRanked(lists.get(page.id)!, [{ id, shared: entrant.shared }]) });
         expect(judgement.ranked).toEqual((lists.set(page.id, judgement.ranked), lists.get(page.id)));
-        const recounted = compiledFlag(page.record, store, options, page.id);
+        const recounted = compiledFlag(page.record, store, options, { self: page.id });
         expect(again).toEqual(recounted);
         if (again !== null) flagged++;
       }
