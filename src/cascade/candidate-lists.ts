@@ -7,6 +7,8 @@
  * Fixed slots per page id in typed arrays (6 bytes a candidate, 61 a page), not an array per page.
  */
 
+import { roomFor } from './room-for.js';
+
 /** A candidate of a judgement: a stored page's id and the shingles it shares with the judged page. */
 export interface RankedCandidate {
   readonly id: number;
@@ -69,16 +71,8 @@ export class CandidateLists {
   }
 
   #reserve(id: number): void {
-    if (id < this.#lengths.length) return;
-    const pages = Math.max(id + 1, 2 * this.#lengths.length);
-    const lengths = new Uint8Array(pages);
-    lengths.set(this.#lengths);
-    const ids = new Int32Array(pages * MAX_CANDIDATES);
-    ids.set(this.#ids);
-    const shared = new Uint16Array(pages * MAX_CANDIDATES);
-    shared.set(this.#shared);
-    this.#lengths = lengths;
-    this.#ids = ids;
-    this.#shared = shared;
+    this.#lengths = roomFor(this.#lengths, id);
+    this.#ids = roomFor(this.#ids, id, MAX_CANDIDATES);
+    this.#shared = roomFor(this.#shared, id, MAX_CANDIDATES);
   }
 }

@@ -19,6 +19,7 @@ import { IndexedCascadeStore, type CascadeRecordSource } from './indexed-cascade
 import { compareCascade } from './run-cascade.js';
 import { compiledFlag, type CompiledJudgement } from './compiled-flag.js';
 import { CandidateLists, mergeRanked, type RankedCandidate } from './candidate-lists.js';
+import { roomFor } from './room-for.js';
 import { decodeCascadeRecord } from './cascade-record-codec.js';
 import type { PageCascade } from './page-cascade.js';
 import { synonymisedFlag, type SynonymLookup } from './synonymised-flag.js';
@@ -199,11 +200,7 @@ export class CascadeCommitter {
   /** Keeps the entry bar and the candidates of the last judgement (#judgement) for page `id`. */
   #keepJudgement(id: number): void {
     if (this.options.compiled.enabled) this.#candidates.set(id, this.#judgement.ranked);
-    if (id >= this.#entryBars.length) {
-      const grown = new Int32Array(Math.max(id + 1, 2 * this.#entryBars.length));
-      grown.set(this.#entryBars);
-      this.#entryBars = grown;
-    }
+    this.#entryBars = roomFor(this.#entryBars, id);
     this.#entryBars[id] = this.#judgement.entryBar;
     this.#judgement.ranked = [];
   }

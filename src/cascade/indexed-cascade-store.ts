@@ -16,6 +16,7 @@ import type { CascadeRecord } from './cascade-record.js';
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { HashPostings, touchedIds } from './hash-postings.js';
 import type { RankedCandidate } from './candidate-lists.js';
+import { roomFor } from './room-for.js';
 
 /** One grammar-sketch value in GRAMMAR_SAMPLE is indexed. */
 export const GRAMMAR_SAMPLE = 2;
@@ -61,11 +62,7 @@ class HitCounter {
 
   /** Makes room for ids up to `id` (called for every id indexed, so that lookups need no check). */
   reserve(id: number): void {
-    if (id >= this.#counts.length) {
-      const grown = new Int32Array(Math.max(id + 1, 2 * this.#counts.length));
-      grown.set(this.#counts);
-      this.#counts = grown;
-    }
+    this.#counts = roomFor(this.#counts, id);
   }
 
   #scratch = new Int32Array(1024);
@@ -180,11 +177,7 @@ export class IndexedCascadeStore implements CascadeStore {
   }
 
   #keepShingleCount(id: number, count: number): void {
-    if (id >= this.#shingleCounts.length) {
-      const grown = new Int32Array(Math.max(id + 1, 2 * this.#shingleCounts.length));
-      grown.set(this.#shingleCounts);
-      this.#shingleCounts = grown;
-    }
+    this.#shingleCounts = roomFor(this.#shingleCounts, id);
     this.#shingleCounts[id] = count;
   }
 
