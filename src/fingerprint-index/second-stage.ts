@@ -83,7 +83,7 @@ export function resolveSecondStage(value: unknown): SecondStageOptions | null {
 /** Bytes before a chunk row's values: id, hi, lo, the sketch's length (2 bytes), the values that follow (1). */
 const ROW_HEADER = 15;
 
-/** Ids per chunk string when loading (≤ 1,024 × 90 hex digits: small enough for V8's young generation). */
+/** Ids per chunk string when loading (≤ 1,024 × 286 hex digits at 32 values a row: small enough for V8's young generation). */
 const CHUNK_IDS = 1024;
 
 /** @internal */
