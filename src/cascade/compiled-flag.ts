@@ -18,6 +18,7 @@ import { hypergeometricUpperTail } from './hypergeometric.js';
 import { sharedCount } from '../fingerprint/shared-count.js';
 import { sortedDistinct } from './shingle-sketch.js';
 import { MAX_CANDIDATES, type RankedCandidate } from './candidate-lists.js';
+import { evidenceFigure } from './evidence-figure.js';
 
 /** Paragraph share of shingles a candidate must hold under the containment test. */
 const CONTAINMENT = 0.5;
@@ -319,5 +320,10 @@ export function compiledFlag(record: CascadeRecord, store: CascadeStore, options
   if (sources[0]!.share >= options.maxSingleShare) return null;
   const coveredShare = sources.reduce((sum, s) => sum + s.share, 0);
   if (coveredShare < options.minCovered) return null;
-  return { kind: 'compiled', sources, coveredShare, test: options.test };
+  return {
+    kind: 'compiled',
+    sources: sources.map((s) => ({ ...s, share: evidenceFigure(s.share) })),
+    coveredShare: evidenceFigure(coveredShare),
+    test: options.test,
+  };
 }

@@ -1,16 +1,21 @@
 /**
  * A flag as the databases keep it (table `flags` in SQLite, `neardup_flags` in PostgreSQL): the
  * page's URL, its document id (null for a page the index did not record as a document: a spun copy
- * rejected by `cascade.synonymised.action: reject`), the flag's kind and its evidence as JSON (the
- * flag object itself).
+ * rejected by `cascade.synonymised.action: reject`), the flag's kind and its evidence as JSON.
+ *
+ * The evidence is the flag object written compactly (issue 25: bytes per stored document): without
+ * its `kind` (the row's column), a `compiled` source's empty paragraph list left out, a `generated`
+ * flag's features as an array in GENERATED_FEATURE_NAMES order. flagOfRow gives back the flag
+ * itself, and reads the full form that earlier releases stored as well.
  */
-import type { CascadeFlag, CascadeFlagKind } from '../types.js';
+import type { CascadeFlag, CascadeFlagKind, CompiledSource } from '../types.js';
+import { GENERATED_FEATURE_NAMES } from './generated-features.js';
 
 export interface FlagRow {
   readonly url: string;
   readonly docId: number | null;
   readonly kind: CascadeFlagKind;
-  /** JSON of the CascadeFlag. */
+  /** JSON of the CascadeFlag, written compactly (storedEvidence). */
   readonly evidence: string;
 }
 
@@ -18,15 +23,41 @@ export interface FlagRow {
 export type FlagKey = Pick<FlagRow, 'url' | 'kind'>;
 
 export function flagRowsOf(url: string, docId: number | null, flags: readonly CascadeFlag[]): FlagRow[] {
-  return flags.map((flag) => ({ url, docId, kind: flag.kind, evidence: JSON.stringify(flag) }));
+  return flags.map((flag) => ({ url, docId, kind: flag.kind, evidence: storedEvidence(flag) }));
+}
+
+/** The compact JSON of a flag (see the file's comment). */
+export function storedEvidence(flag: CascadeFlag): string {
+  const { kind: _kind, ...rest } = flag;
+  if (flag.kind === 'generated') return JSON.stringify({ ...rest, features: GENERATED_FEATURE_NAMES.map((name) => flag.features[name] ?? null) });
+  if (flag.kind === 'compiled') {
+    return JSON.stringify({ ...rest, sources: flag.sources.map(({ paragraphs, ...source }) => (paragraphs.length === 0 ? source : { ...source, paragraphs })) });
+  }
+  return JSON.stringify(rest);
 }
 
 /**
  * The flag of a row's evidence, its objects' keys in alphabetical order: PostgreSQL's jsonb keeps
  * keys in an order of its own, and a report must not differ by backend.
  */
-export function flagOfRow(row: Pick<FlagRow, 'evidence'>): CascadeFlag {
-  return keysSorted(JSON.parse(row.evidence)) as CascadeFlag;
+export function flagOfRow(row: Pick<FlagRow, 'kind' | 'evidence'>): CascadeFlag {
+  const stored = JSON.parse(row.evidence) as Record<string, unknown>;
+  const flag: Record<string, unknown> = { ...stored, kind: row.kind };
+  if (row.kind === 'generated' && Array.isArray(stored['features'])) flag['features'] = featuresByName(stored['features'] as (number | null)[]);
+  if (row.kind === 'compiled' && Array.isArray(stored['sources'])) {
+    flag['sources'] = (stored['sources'] as Partial<CompiledSource>[]).map((source) => ({ ...source, paragraphs: source.paragraphs ?? [] }));
+  }
+  return keysSorted(flag) as CascadeFlag;
+}
+
+/** A generated flag's features from their array (storedEvidence); a name absent when written is left out. */
+function featuresByName(values: readonly (number | null)[]): Record<string, number> {
+  const features: Record<string, number> = {};
+  GENERATED_FEATURE_NAMES.forEach((name, i) => {
+    const value = values[i];
+    if (typeof value === 'number') features[name] = value;
+  });
+  return features;
 }
 
 function keysSorted(value: unknown): unknown {

@@ -16,6 +16,7 @@ import { GENERATED_FEATURE_NAMES, generatedFeatures } from './generated-features
 import type { WordLookup } from './sentences.js';
 import { MAX_OUTSIDE, outsideRange, type FeatureRanges } from './generated-feature-ranges.js';
 import treeJson from './generated-tree.json' with { type: 'json' };
+import { evidenceFigure } from './evidence-figure.js';
 
 // The ranges live in their own file; re-exported here, where callers have always found them.
 export { MAX_OUTSIDE, featureRanges, outsideRange, type FeatureRanges } from './generated-feature-ranges.js';
@@ -79,7 +80,7 @@ export function generatedFlag(
   const { path, votes } = evaluateForest(model.trees, values, model.features);
   const features: Record<string, number> = {};
   model.features.forEach((name, i) => {
-    features[name] = Number(values[i]!.toPrecision(4));
+    features[name] = evidenceFigure(values[i]!);
   });
-  return { kind: 'generated', score, confidence: votes / model.trees.length, path, features };
+  return { kind: 'generated', score: evidenceFigure(score), confidence: evidenceFigure(votes / model.trees.length), path, features };
 }

@@ -10,6 +10,7 @@
 import { CYRILLIC, GREEK, HAS_CYRILLIC_OR_GREEK, LATIN, LOOK_ALIKE_UNITS, letterScriptOf } from '../text/homoglyph-table.js';
 import type { HomoglyphFlag } from '../types.js';
 import type { CascadeOptions } from './cascade-options.js';
+import { evidenceFigure } from './evidence-figure.js';
 
 /** Letters and marks of the BMP (code unit → 1): the characters words are made of. */
 const WORD_CHAR = (() => {
@@ -248,5 +249,5 @@ export function homoglyphFlag(text: string, options: CascadeOptions['homoglyph']
   if (spoofed === 0 || spoofed < options.minWords) return null;
   const share = spoofed / words;
   if (share < options.minShare) return null;
-  return { kind: 'homoglyph', words: spoofed, share, examples, marked };
+  return { kind: 'homoglyph', words: spoofed, share: evidenceFigure(share), examples, marked };
 }

@@ -11,6 +11,7 @@ import { SKETCH_SIZE, TAG_SKETCH_SIZE, termHash, type CascadeRecord } from './ca
 import type { CascadeStore, StoredCascadePage } from './cascade-store.js';
 import { sketchJaccard } from './shingle-sketch.js';
 import { countAtMost } from '../fingerprint/sketch-similarity.js';
+import { evidenceFigure } from './evidence-figure.js';
 
 /** What the stage needs of a synonym dictionary. */
 export type SynonymLookup = Pick<SynonymDictionary, 'classesOf' | 'stemsOf'>;
@@ -159,10 +160,10 @@ export function synonymisedFlag(
     kind: 'synonymised',
     sourceId: best.page.id,
     sourceUrl: best.page.url,
-    tagSimilarity: best.tag,
-    wordSimilarity: sketchJaccard(record.wordSketch, best.page.record.wordSketch, SKETCH_SIZE),
-    substitutedShare: best.cmp.substituted,
-    explainedShare: best.cmp.explained,
+    tagSimilarity: evidenceFigure(best.tag),
+    wordSimilarity: evidenceFigure(sketchJaccard(record.wordSketch, best.page.record.wordSketch, SKETCH_SIZE)),
+    substitutedShare: evidenceFigure(best.cmp.substituted),
+    explainedShare: evidenceFigure(best.cmp.explained),
     examples: best.cmp.examples,
   };
 }
