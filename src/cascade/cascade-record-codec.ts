@@ -247,17 +247,15 @@ function storedArrays(words: Uint32Array, withTerms: boolean): StoredArrays {
     const tagCount = bits.gamma();
     const termCount = bits.gamma();
     if (shingleCount + tagCount + termCount > 32 * end) throw new RangeError(`Expected at most ${32 * end} values, got ${shingleCount + tagCount + termCount}`);
-    const out = new Uint32Array(shingleCount + tagCount + (withTerms ? termCount : 0));
-    bits.riceInto(out, 0, shingleCount, (header >>> K_SHINGLES) & 31, (header & SHINGLES_SHIFTED) !== 0 ? SHINGLE_SHIFT : 0);
-    bits.riceInto(out, shingleCount, tagCount, (header >>> K_TAG) & 31);
-    if (withTerms) bits.riceInto(out, shingleCount + tagCount, termCount, (header >>> K_TERMS) & 31);
-    return {
-      words: wordCount,
-      shingles: out.subarray(0, shingleCount),
-      tag: out.subarray(shingleCount, shingleCount + tagCount),
-      terms: withTerms ? out.subarray(shingleCount + tagCount) : null,
-      end,
-    };
+    // One buffer for the arrays (typed arrays of their own buffer each cost more to make).
+    const buffer = new ArrayBuffer(4 * (shingleCount + tagCount + (withTerms ? termCount : 0)));
+    const shingles = new Uint32Array(buffer, 0, shingleCount);
+    const tag = new Uint32Array(buffer, 4 * shingleCount, tagCount);
+    const terms = withTerms ? new Uint32Array(buffer, 4 * (shingleCount + tagCount), termCount) : null;
+    bits.riceInto(shingles, 0, shingleCount, (header >>> K_SHINGLES) & 31, (header & SHINGLES_SHIFTED) !== 0 ? SHINGLE_SHIFT : 0);
+    bits.riceInto(tag, 0, tagCount, (header >>> K_TAG) & 31);
+    if (terms !== null) bits.riceInto(terms, 0, termCount, (header >>> K_TERMS) & 31);
+    return { words: wordCount, shingles, tag, terms, end };
   } catch (error) {
     if (error instanceof RangeError) throw new CascadeModelError(`Expected a version ${VERSION} cascade record's stored part of ${4 * end} bytes: ${error.message}`);
     throw error;

@@ -180,7 +180,7 @@ export class BitReader {
   gamma(): number {
     const length = this.#unary();
     if (length > 31) throw new RangeError(`Expected a gamma code of at most 31 0 bits before bit ${this.pos}, got ${length}`);
-    return 2 ** length + this.bits(length) - 1;
+    return ((1 << length) >>> 0) + this.bits(length) - 1;
   }
 
   /**
@@ -190,8 +190,6 @@ export class BitReader {
   riceInto(out: Uint32Array, at: number, count: number, k: number, shift = 0): void {
     const words = this.words;
     const last = words.length - 1;
-    const scale = 2 ** k;
-    const unit = 2 ** shift;
     const mask = k === 0 ? 0 : 0xffffffff >>> (32 - k);
     let pos = this.pos;
     let prev = -1;
@@ -223,8 +221,9 @@ export class BitReader {
           pos += k;
         }
       }
-      prev += 1 + q * scale + r;
-      out[at + i] = prev * unit;
+      // In 32-bit integers: sums modulo 2^32 are exact for values < 2^32.
+      prev = (prev + 1 + (q << k) + r) | 0;
+      out[at + i] = prev << shift;
     }
     if (pos > this.end) throw new RangeError(`Expected ${count} Rice-coded values to end by bit ${this.end}, they end at ${pos}`);
     this.pos = pos;
