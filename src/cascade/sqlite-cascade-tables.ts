@@ -2,8 +2,10 @@
  * The cascade's tables in the SQLite index database (the index's own connection, so that their
  * writes commit in the index's write transaction, with the documents they belong to):
  *
- * cascade_records  (doc_id, url, record) — the record of every stored document the cascade saw
- *                  (cascade-record-codec.ts), added in the transaction that stored the document.
+ * cascade_records  (doc_id, record) — the record of every stored document the cascade saw
+ *                  (cascade-record-codec.ts), added in the transaction that stored the document; its
+ *                  URL is the document's (read joined with `documents`). Tables made by earlier
+ *                  releases keep a `url` column of their own, still written and read there.
  * flags            (url, kind, doc_id, evidence) — every flag of a judged page, evidence as JSON.
  *
  * Both are created when missing (IF NOT EXISTS: an index made before them gets them on its first
@@ -18,7 +20,7 @@ import type { FlagKey, FlagRow } from './flag-row.js';
 import type { CascadeRecordSource, IndexedCascadeStore } from './indexed-cascade-store.js';
 
 export const CASCADE_TABLES = [
-  'CREATE TABLE IF NOT EXISTS cascade_records (doc_id INTEGER PRIMARY KEY, url TEXT NOT NULL, record BLOB NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS cascade_records (doc_id INTEGER PRIMARY KEY, record BLOB NOT NULL)',
   'CREATE TABLE IF NOT EXISTS flags (url TEXT NOT NULL, kind TEXT NOT NULL, doc_id INTEGER, evidence TEXT NOT NULL, PRIMARY KEY (url, kind)) WITHOUT ROWID',
 ];
 
@@ -41,10 +43,15 @@ export function readFlagRows(db: Database.Database): FlagRow[] {
  */
 const RECENT = 8192;
 
+/** Whether cascade_records has the `url` column of earlier releases. */
+function hasUrlColumn(db: Database.Database): boolean {
+  return (db.prepare('PRAGMA table_info(cascade_records)').all() as { name: string }[]).some((c) => c.name === 'url');
+}
+
 export class SqliteCascadeTables implements CascadeRecordSource {
   readonly #db: Database.Database;
   readonly #getRow: Database.Statement;
-  readonly #putRow: Database.Statement;
+  readonly #putRow: Pick<Database.Statement, 'run'>;
   readonly #deleteRow: Database.Statement;
   readonly #newer: Database.Statement;
   readonly #putFlag: Database.Statement;
@@ -64,8 +71,13 @@ export class SqliteCascadeTables implements CascadeRecordSource {
     db.transaction(() => {
       for (const sql of CASCADE_TABLES) db.exec(sql);
     }).immediate();
-    this.#getRow = db.prepare('SELECT url, record FROM cascade_records WHERE doc_id = ?');
-    this.#putRow = db.prepare('INSERT OR REPLACE INTO cascade_records (doc_id, url, record) VALUES (?, ?, ?)');
+    // The URL beside each record was ~35 bytes a stored document, a copy of the document's own (issue 25).
+    const ownUrl = hasUrlColumn(db);
+    this.#getRow = db.prepare(ownUrl
+      ? 'SELECT url, record FROM cascade_records WHERE doc_id = ?'
+      : 'SELECT d.url AS url, r.record AS record FROM cascade_records r JOIN documents d ON d.id = r.doc_id WHERE r.doc_id = ?');
+    const insert = db.prepare(ownUrl ? 'INSERT OR REPLACE INTO cascade_records (doc_id, url, record) VALUES (?, ?, ?)' : 'INSERT OR REPLACE INTO cascade_records (doc_id, record) VALUES (?, ?)');
+    this.#putRow = ownUrl ? insert : { run: (id: number, _url: string, record: Buffer) => insert.run(id, record) };
     this.#deleteRow = db.prepare('DELETE FROM cascade_records WHERE doc_id = ?');
     this.#newer = db.prepare('SELECT doc_id AS id, record FROM cascade_records WHERE doc_id > ? ORDER BY doc_id');
     this.#putFlag = db.prepare('INSERT OR REPLACE INTO flags (url, kind, doc_id, evidence) VALUES (?, ?, ?, ?)');

@@ -4,7 +4,7 @@
  * in one line a flag for people (the JSON keeps each flag's whole evidence).
  */
 import type { CascadeFlag, CascadeFlagKind } from '../types.js';
-import { flagOfRow, type FlagRow } from '../cascade/flag-row.js';
+import { flagOfRow, type DocumentUrls, type FlagRow } from '../cascade/flag-row.js';
 import type { ClusterReport, FlaggedPage } from './cluster-report.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
@@ -23,12 +23,15 @@ export function flagSummary(flag: CascadeFlag): string {
   }
 }
 
-/** Flagged pages from flag rows, by URL, flags in the cascade's stage order. */
-export function flaggedPages(rows: readonly FlagRow[]): FlaggedPage[] {
+/**
+ * Flagged pages from flag rows, by URL, flags in the cascade's stage order; `urlOf`: the index's
+ * document URLs, which name a `compiled` flag's sources (its rows keep their ids only).
+ */
+export function flaggedPages(rows: readonly FlagRow[], urlOf?: DocumentUrls): FlaggedPage[] {
   const byUrl = new Map<string, { docId: number | null; flags: CascadeFlag[] }>();
   for (const row of rows) {
     const page = byUrl.get(row.url) ?? byUrl.set(row.url, { docId: row.docId, flags: [] }).get(row.url)!;
-    page.flags.push(flagOfRow(row));
+    page.flags.push(flagOfRow(row, urlOf));
   }
   const order: readonly CascadeFlagKind[] = ['homoglyph', 'generated', 'synonymised', 'compiled'];
   return [...byUrl].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([url, { docId, flags }]) => {
@@ -37,9 +40,16 @@ export function flaggedPages(rows: readonly FlagRow[]): FlaggedPage[] {
   });
 }
 
-/** The report with its members' `flags`, the flagged pages and their counts by kind. */
-export function withFlags(report: ClusterReport, rows: readonly FlagRow[]): ClusterReport {
-  const flagged = flaggedPages(rows);
+/** The URLs of an index's documents by id, from the rows a report reads. */
+export function documentUrls(...lists: readonly (readonly { id: number; url: string }[])[]): DocumentUrls {
+  const urls = new Map<number, string>();
+  for (const list of lists) for (const doc of list) urls.set(doc.id, doc.url);
+  return (id) => urls.get(id);
+}
+
+/** The report with its members' `flags`, the flagged pages and their counts by kind (`urlOf`: see flaggedPages). */
+export function withFlags(report: ClusterReport, rows: readonly FlagRow[], urlOf?: DocumentUrls): ClusterReport {
+  const flagged = flaggedPages(rows, urlOf);
   const kindsOf = new Map(flagged.map((p) => [p.url, p.kinds]));
   const counts: Partial<Record<CascadeFlagKind, number>> = {};
   for (const p of flagged) for (const k of p.kinds) counts[k] = (counts[k] ?? 0) + 1;

@@ -11,7 +11,8 @@ import { InputError } from '../errors.js';
 import { FingerprintIndex } from '../fingerprint-index/fingerprint-index.js';
 import { buildClusters } from './build-clusters.js';
 import { hasFlagsTable, readFlagRows } from '../cascade/sqlite-cascade-tables.js';
-import { withFlags } from './flagged-pages.js';
+import { documentUrls, withFlags } from './flagged-pages.js';
+import type { DocumentUrls } from '../cascade/flag-row.js';
 import type { ClusterReport } from './cluster-report.js';
 
 /** The index file of a data folder. */
@@ -23,10 +24,10 @@ export function indexPathOf(dataDir: string): string {
  * The report with the cascade's flags (a read-only connection of its own: the index's is not shared).
  * An index made before the cascade was wired, or with it off, has no flags table: no flags section.
  */
-function withFlagsOf(report: ClusterReport, path: string): ClusterReport {
+function withFlagsOf(report: ClusterReport, path: string, urlOf: DocumentUrls): ClusterReport {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    return hasFlagsTable(db) ? withFlags(report, readFlagRows(db)) : report;
+    return hasFlagsTable(db) ? withFlags(report, readFlagRows(db), urlOf) : report;
   } finally {
     db.close();
   }
@@ -55,12 +56,14 @@ export function loadClusterReport(dataDir: string, config: Pick<Config, 'report'
   const params = FingerprintIndex.readParams(path);
   const index = FingerprintIndex.open(path, { params, readonly: true });
   try {
-    const report = buildClusters(index.stored(), index.rejected(), citationCounts(index.linkRows()), {
+    const stored = [...index.stored()];
+    const rejected = [...index.rejected()];
+    const report = buildClusters(stored, rejected, citationCounts(index.linkRows()), {
       ...config.report,
       skipped: index.skipped(),
       distanceThreshold: params.distance,
     });
-    return withFlagsOf(report, path);
+    return withFlagsOf(report, path, documentUrls(stored, rejected));
   } finally {
     index.close();
   }

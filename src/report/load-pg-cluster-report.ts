@@ -9,7 +9,7 @@ import type { RejectedDocument, SkippedPage, StoredDocument } from '../types.js'
 import { buildClusters } from './build-clusters.js';
 import { PgCascadeTables } from '../fingerprint-index/postgres/pg-cascade-tables.js';
 import type { FlagRow } from '../cascade/flag-row.js';
-import { withFlags } from './flagged-pages.js';
+import { documentUrls, withFlags } from './flagged-pages.js';
 import { citationCounts } from './citation-counts.js';
 import type { ClusterReport } from './cluster-report.js';
 
@@ -37,7 +37,7 @@ export async function loadPgClusterReport(url: string, config: Pick<Config, 'rep
     });
     const flags = await (await PgCascadeTables.open(index.session, true)).flagRows();
     // As with SQLite: no flags section for an index without a flags table.
-    return flags === null ? report : withFlags(report, flags as FlagRow[]);
+    return flags === null ? report : withFlags(report, flags as FlagRow[], documentUrls(stored, rejected));
   } finally {
     await index.close();
   }

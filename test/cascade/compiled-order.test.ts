@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { Pipeline } from '../../src/pipeline.js';
 import { databaseFileName } from '../../src/store/data-folder.js';
+import { flagOfRow } from '../../src/cascade/flag-row.js';
+import type { CompiledFlag } from '../../src/types.js';
 import { compilePage } from '../../scripts/cascade-variants.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -42,8 +44,10 @@ async function compiledAfter(order: readonly number[], pages: readonly { url: st
   await pipeline.close();
   const db = new Database(join(dir, databaseFileName), { readonly: true });
   try {
-    const rows = db.prepare("SELECT url, evidence FROM flags WHERE kind = 'compiled' ORDER BY url").all() as { url: string; evidence: string }[];
-    return { rows: new Map(rows.map((r) => [r.url, (JSON.parse(r.evidence) as { sources: { url: string }[] }).sources.map((s) => s.url).sort()])), counted };
+    const rows = db.prepare("SELECT url, kind, evidence FROM flags WHERE kind = 'compiled' ORDER BY url").all() as { url: string; kind: 'compiled'; evidence: string }[];
+    // Read as the report reads them: a source is named by its document's URL.
+    const urlOf = (id: number) => db.prepare('SELECT url FROM documents WHERE id = ?').pluck().get(id) as string | undefined;
+    return { rows: new Map(rows.map((r) => [r.url, (flagOfRow(r, urlOf) as CompiledFlag).sources.map((s) => s.url).sort()])), counted };
   } finally {
     db.close();
   }

@@ -15,6 +15,8 @@ import { compilePage, homoglyphCopy, spinText } from '../../scripts/cascade-vari
 import { seededRandom } from '../helpers/seeded-random.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { devTexts } from './dev-texts.js';
+import { flagOfRow } from '../../src/cascade/flag-row.js';
+import type { CascadeFlagKind } from '../../src/types.js';
 
 let dir: string;
 beforeEach(() => {
@@ -36,15 +38,19 @@ function configWith(cascade: Record<string, unknown> = {}): Config {
 
 interface FlagRowOut {
   url: string;
-  kind: string;
+  kind: CascadeFlagKind;
   doc_id: number | null;
   evidence: string;
+  /** The row's flag as the report reads it (flagOfRow, sources named by their documents' URLs). */
+  flag: Record<string, unknown>;
 }
 
 function flagRows(): FlagRowOut[] {
   const db = new Database(join(dir, databaseFileName), { readonly: true });
   try {
-    return db.prepare('SELECT url, kind, doc_id, evidence FROM flags ORDER BY url, kind').all() as FlagRowOut[];
+    const urlOf = (id: number) => db.prepare('SELECT url FROM documents WHERE id = ?').pluck().get(id) as string | undefined;
+    const rows = db.prepare('SELECT url, kind, doc_id, evidence FROM flags ORDER BY url, kind').all() as Omit<FlagRowOut, 'flag'>[];
+    return rows.map((r) => ({ ...r, flag: flagOfRow(r, urlOf) as unknown as Record<string, unknown> }));
   } finally {
     db.close();
   }
@@ -86,7 +92,7 @@ describe('the cascade in the pipeline', () => {
       'http://made.test/spoofed homoglyph',
       'http://made.test/spun synonymised',
     ]);
-    const byKind = Object.fromEntries(rows.map((r) => [r.kind, JSON.parse(r.evidence) as Record<string, unknown>]));
+    const byKind = Object.fromEntries(rows.map((r) => [r.kind, r.flag]));
     expect(byKind.homoglyph!.words as number).toBeGreaterThan(10);
     expect(byKind.synonymised!.sourceUrl).toBe('http://src.test/5');
     expect((byKind.compiled!.sources as { url: string }[]).map((s) => s.url).sort()).toEqual(['http://src.test/1', 'http://src.test/4', 'http://src.test/7']);
