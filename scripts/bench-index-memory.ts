@@ -30,10 +30,13 @@
  * PATH or under /usr/lib/postgresql/<v>/bin, run as the `postgres` OS user when root); it is stopped and
  * every temp folder removed at the end, also on failure.
  * Last line:
- *   memory: backend=pg docs=N stored=S peak_mb=.. baseline_mb=.. bytes_per_doc=.. | backend=sqlite ...
+ *   memory: backend=pg docs=N stored=S peak_mb=.. baseline_mb=.. bytes_per_doc=.. disk_bytes_per_doc=.. | backend=sqlite ...
+ * disk_bytes_per_doc: the filled index on disk over S (SQLite: neardup.db with -wal and -shm;
+ * PostgreSQL: pg_total_relation_size of the neardup tables, with their indexes and TOAST).
  */
 import { execFile } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, createWriteStream } from 'node:fs';
+import pg from 'pg';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -151,6 +154,7 @@ interface Figure {
   readonly stored: number;
   readonly peak: Run;
   readonly baseline: Run;
+  readonly diskBytes: number;
 }
 
 /** Where a run writes: `--index` args for a fresh or the filled database, `--data` for SQLite. */
@@ -158,6 +162,8 @@ interface Backend {
   readonly name: 'pg' | 'sqlite';
   filled(): Promise<string[]>;
   empty(i: number): Promise<string[]>;
+  /** Bytes the filled index takes on disk (the corpus file not counted). */
+  diskBytes(): Promise<number>;
 }
 
 function sqliteBackend(work: string): Backend {
@@ -166,6 +172,7 @@ function sqliteBackend(work: string): Backend {
     name: 'sqlite',
     filled: async () => ['--data', filled],
     empty: async (i) => ['--data', join(work, `sqlite-empty-${i}`)],
+    diskBytes: async () => ['neardup.db', 'neardup.db-wal', 'neardup.db-shm'].reduce((sum, f) => sum + (existsSync(join(filled, f)) ? statSync(join(filled, f)).size : 0), 0),
   };
 }
 
@@ -179,6 +186,17 @@ function pgBackend(work: string, server: PostgresServer): Backend {
       return ['--index', filledUrl, '--data', join(work, 'pg-data-filled')];
     },
     empty: async (i) => ['--index', await server.createDatabase(`empty_${i}`), '--data', join(work, `pg-data-empty-${i}`)],
+    // Tables with their indexes and TOAST (pg_total_relation_size), as the fill left them (not vacuumed).
+    diskBytes: async () => {
+      const client = new pg.Client({ connectionString: filledUrl! });
+      await client.connect();
+      try {
+        const result = await client.query("SELECT coalesce(sum(pg_total_relation_size(oid)), 0)::float8 AS bytes FROM pg_class WHERE relkind = 'r' AND relname LIKE 'neardup%'");
+        return Number(result.rows[0].bytes);
+      } finally {
+        await client.end();
+      }
+    },
   };
 }
 
@@ -197,7 +215,7 @@ async function measure(work: string, backend: Backend, corpus: string): Promise<
     peaks.push(await runDedup(work, oneDocument(work, 2 * i), await backend.filled()));
     baselines.push(await runDedup(work, oneDocument(work, 2 * i + 1), await backend.empty(i)));
   }
-  const figure = { backend: backend.name, stored, peak: lowest(peaks), baseline: lowest(baselines) };
+  const figure = { backend: backend.name, stored, peak: lowest(peaks), baseline: lowest(baselines), diskBytes: await backend.diskBytes() };
   process.stdout.write(`${describe(figure)}\n  probe (main thread, highest sampled, MB): ${probeLine(figure)}\n`);
   return figure;
 }
@@ -211,7 +229,7 @@ function bytesPerDoc(figure: Figure): number {
 }
 
 function describe(figure: Figure): string {
-  return `backend=${figure.backend} docs=${docCount} stored=${figure.stored} peak_mb=${mb(figure.peak.peakRssBytes)} baseline_mb=${mb(figure.baseline.peakRssBytes)} bytes_per_doc=${bytesPerDoc(figure).toFixed(0)}`;
+  return `backend=${figure.backend} docs=${docCount} stored=${figure.stored} peak_mb=${mb(figure.peak.peakRssBytes)} baseline_mb=${mb(figure.baseline.peakRssBytes)} bytes_per_doc=${bytesPerDoc(figure).toFixed(0)} disk_bytes_per_doc=${(figure.diskBytes / figure.stored).toFixed(0)}`;
 }
 
 function probeLine(figure: Figure): string {

@@ -3,7 +3,8 @@
  * its URL's UTF-8 side by side in large chunks, found by id. A process reading an index behind a
  * server keeps every stored page's record (buffered-cascade-persistence.ts): about the record's own
  * bytes and 16 more a page, where a decoded record with its typed-array views and a URL string took
- * several times that. get() decodes the record (views on the chunk, no copy) and the URL.
+ * several times that. get() decodes the record (into fresh arrays: version-4 records are gap-coded,
+cascade-record-codec.ts) and the URL.
  */
 import { decodeCascadeHashes, decodeCascadeRecord } from './cascade-record-codec.js';
 import type { CascadeRecord } from './cascade-record.js';
