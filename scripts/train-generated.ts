@@ -1,11 +1,11 @@
 /**
  * Trains the cascade's `generated` trees and writes them to src/cascade/generated-tree.json.
  *
- *   npm run train:generated -- [--per-genre 120] [--hold-out man] [--seed 1] [--out src/cascade/generated-tree.json]
+ *   npm run train:generated -- [--per-genre blogs=360,...] [--hold-out man] [--seed 1] [--out src/cascade/generated-tree.json]
  *     [--natural-weight 28] [--trees 40] [--subspace 0.5] [--natural-pieces 5] [--max-depth 8] [--draw 4000] [--dump FILE]
  *
  * Natural texts: several genres read at run time (scripts/generated-corpus.ts: news and blog texts
- * of the two dev sets, the news pages as neardup extracts them, Python and PostgreSQL reference documentation, the Debian handbook, man
+ * of the two dev sets, the news and blog pages as neardup extracts them (DEFAULT_GENRE_TEXTS of each), Python and PostgreSQL reference documentation, the Debian handbook, man
  * pages; sources and licences listed there). One genre (`--hold-out`, man pages by default) is kept
  * entirely out of training: neither its texts nor text generated from them are seen; the other
  * genres' texts are split 70/30, and the trees learn on the 70% part.
@@ -16,7 +16,8 @@
  * text-generators.ts (word Markov chains of order 1–3, word salad, content-word salad, shuffled
  * sentences, template fill, stitched sentences).
  *
- * Each tree learns on a bootstrap draw and on half the features (random subspaces). The model
+ * Each tree learns on a bootstrap draw (natural samples weighted `--natural-weight`, every genre
+ * weighing the same: sampleWeights) and on half the features (random subspaces). The model
  * keeps, beside the trees, the range of each feature over the training samples (0.5% and 99.5%
  * quantiles): a text with features outside it is unlike anything trained on, and is left
  * unflagged (generated-flag.ts). The held-out figures (in-genre 30%, and the held-out genre) are
@@ -30,13 +31,14 @@ import { forestScore, treeFromMlCart, type TreeNode } from '../src/cascade/decis
 import { GENERATED_FEATURE_NAMES, generatedFeatures } from '../src/cascade/generated-features.js';
 import { GENERATOR_NAMES, generateFrom, generatorSource } from '../src/cascade/text-generators.js';
 import { featureRanges, outsideRange } from '../src/cascade/generated-feature-ranges.js';
-import { GENRES, loadGenreTexts, splitGenres, type Genre, type GenreText } from './generated-corpus.js';
+import { GENRES, genreTextCounts, loadGenreTexts, splitGenres, type Genre, type GenreText } from './generated-corpus.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const { values: flags } = parseArgs({
   options: {
-    'per-genre': { type: 'string', default: '120' },
+    /** Texts per genre: a number for all, or `genre=n,...` over DEFAULT_GENRE_TEXTS. */
+    'per-genre': { type: 'string', default: '' },
     'hold-out': { type: 'string', default: 'man' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: resolve(here, '../src/cascade/generated-tree.json') },
@@ -46,6 +48,8 @@ const { values: flags } = parseArgs({
     draw: { type: 'string', default: '4000' },
     subspace: { type: 'string', default: '0.5' },
     'natural-pieces': { type: 'string', default: '5' },
+    /** `genre`: every genre weighs the same in the draws (its natural samples together, and its generated ones); `none`: every sample alike. */
+    balance: { type: 'string', default: 'genre' },
     /** Also write every sample's features (train, in-genre test, held-out genre) to this JSON file, for study. */
     dump: { type: 'string' },
   },
@@ -64,6 +68,11 @@ const MIN_WORDS = 120;
  * more than a miss. 28 (was 8): with 14, 5–8% of dragnet-train's extracted pages were flagged.
  */
 const NATURAL_WEIGHT = Number(flags['natural-weight']);
+const BALANCE = flags.balance as 'genre' | 'none';
+if (BALANCE !== 'genre' && BALANCE !== 'none') {
+  process.stderr.write(`train-generated: Expected \`balance\` to be genre|none, got \`${String(BALANCE)}\`\n`);
+  process.exit(2);
+}
 const TREES = Number(flags.trees);
 /**
  * Samples per tree (a draw with replacement from the weighted samples): ml-cart's split search
@@ -155,6 +164,42 @@ export function figuresBySource(trees: readonly TreeNode[], ranges: ModelRanges,
   });
 }
 
+/**
+ * Each training sample's weight in the trees' draws: natural samples together weigh `naturalWeight`
+ * times as much per sample as generated ones; with `balance` 'genre' that mass is shared equally
+ * among the genres (a genre's natural samples together weigh as much as another's, and likewise
+ * its generated ones), so that the genres with most texts (dragnet-train's blogs and their pages)
+ * do not crowd the documentation genres out of the draws.
+ */
+export function sampleWeights(samples: readonly Sample[], naturalWeight: number, balance: 'genre' | 'none'): number[] {
+  if (balance === 'none') return samples.map((s) => (s.label === 0 ? naturalWeight : 1));
+  const count = new Map<string, number>();
+  for (const s of samples) count.set(`${s.genre}/${s.label}`, (count.get(`${s.genre}/${s.label}`) ?? 0) + 1);
+  const genres = new Set(samples.map((s) => s.genre)).size;
+  const natural = samples.filter((s) => s.label === 0).length;
+  // By label: 0 natural, 1 generated.
+  const mass = [(naturalWeight * natural) / genres, (samples.length - natural) / genres];
+  return samples.map((s) => mass[s.label]! / count.get(`${s.genre}/${s.label}`)!);
+}
+
+/** A draw with replacement of `n` of `items` by their `weights`. */
+function weightedDraw<T>(items: readonly T[], weights: readonly number[], n: number, random: () => number): T[] {
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const w of weights) cumulative.push((total += w));
+  return Array.from({ length: n }, () => {
+    const x = random() * total;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! > x) hi = mid;
+      else lo = mid + 1;
+    }
+    return items[lo]!;
+  });
+}
+
 /** `share` of the column indices 0..n−1 (at least one), drawn without replacement, ascending. */
 function featureSubset(n: number, share: number, random: () => number): number[] {
   const all = Array.from({ length: n }, (_, i) => i);
@@ -172,7 +217,7 @@ function withColumns(node: TreeNode, columns: readonly number[]): TreeNode {
 }
 
 function main(): void {
-  const all = loadGenreTexts(Number(flags['per-genre']), random);
+  const all = loadGenreTexts(genreTextCounts(flags['per-genre']), random);
   const { train, test, held: heldGenre } = splitGenres(all, holdOut, random);
   const started = process.cpuUsage();
   const cpu = () => `${((process.cpuUsage(started).user) / 1e6).toFixed(1)} CPU s`;
@@ -182,13 +227,13 @@ function main(): void {
   if (flags.dump !== undefined) writeFileSync(flags.dump, JSON.stringify({ features: GENERATED_FEATURE_NAMES, train: trainSamples, test: testSamples, held: heldSamples }));
   process.stderr.write(`samples: ${trainSamples.length} train, ${testSamples.length} in-genre test, ${heldSamples.length} held-out genre (${cpu()})\n`);
 
-  const weighted = trainSamples.flatMap((s) => (s.label === 0 ? Array.from({ length: NATURAL_WEIGHT }, () => s) : [s]));
+  const weights = sampleWeights(trainSamples, NATURAL_WEIGHT, BALANCE);
   // Bagging: each tree on a bootstrap draw; a text's score is the mean of its leaves' generated shares.
   // Random subspaces: each tree sees a random share of the features, so that no one feature (whose
   // tail real pages can reach) decides every tree's first split; the forest's mean weighs the others.
   const subspace = Number(flags.subspace);
   const trees = Array.from({ length: TREES }, () => {
-    const draw = Array.from({ length: Math.min(DRAW, weighted.length) }, () => weighted[Math.floor(random() * weighted.length)]!);
+    const draw = weightedDraw(trainSamples, weights, DRAW, random);
     const columns = featureSubset(GENERATED_FEATURE_NAMES.length, subspace, random);
     const classifier = new DecisionTreeClassifier({ gainFunction: 'gini', maxDepth: Number(flags['max-depth']), minNumSamples: MIN_LEAF });
     classifier.train(draw.map((s) => columns.map((c) => s.values[c]!)), draw.map((s) => s.label));
@@ -197,7 +242,7 @@ function main(): void {
   process.stderr.write(`trees trained (${cpu()})\n`);
   const ranges = featureRanges(trainSamples.map((s) => s.values), RANGE_QUANTILE);
 
-  const report = (name: string, samples: readonly Sample[]) => [0.6, 0.7, 0.8].map((minScore) => ({
+  const report = (name: string, samples: readonly Sample[]) => [0.6, 0.7, 0.8, 0.9].map((minScore) => ({
     set: name, minScore,
     byGenre: Object.fromEntries(GENRES.flatMap((g) => {
       const mine = samples.filter((s) => s.genre === g);
@@ -211,7 +256,7 @@ function main(): void {
     features: GENERATED_FEATURE_NAMES,
     languages: ['eng'],
     minWords: MIN_WORDS,
-    trainedBy: `scripts/train-generated.ts --seed ${seed} --per-genre ${flags['per-genre']} --hold-out ${holdOut} --max-depth ${flags['max-depth']} --natural-weight ${NATURAL_WEIGHT} --draw ${DRAW} --subspace ${subspace} --natural-pieces ${flags['natural-pieces']} (${TREES} bagged CART trees)`,
+    trainedBy: `scripts/train-generated.ts --seed ${seed} --per-genre ${flags['per-genre'] === '' ? '(default)' : flags['per-genre']} --hold-out ${holdOut} --max-depth ${flags['max-depth']} --natural-weight ${NATURAL_WEIGHT} --balance ${BALANCE} --draw ${DRAW} --subspace ${subspace} --natural-pieces ${flags['natural-pieces']} (${TREES} bagged CART trees)`,
     data: `natural texts by genre ${JSON.stringify(counts)} (scripts/generated-corpus.ts: article-benchmark-dev MIT; dragnet-train AGPL-3.0, read at run time; Debian python3-doc PSF-2.0, postgresql-doc-15 PostgreSQL licence, debian-handbook GPL-2+/CC-BY-SA-3.0, manpages/manpages-dev various free licences); 70% of each genre but ${holdOut} trained on (${train.length} texts, ${trainSamples.length} samples), ${holdOut} held out entirely`,
     ranges,
     heldOut,

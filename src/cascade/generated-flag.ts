@@ -1,6 +1,6 @@
 /**
  * The `generated` stage: the committed decision trees (generated-tree.json, made by
- * scripts/train-generated.ts: 25 CART trees bagged, a text's score the mean of its leaves' shares of
+ * scripts/train-generated.ts: 40 CART trees bagged, a text's score the mean of its leaves' shares of
  * generated training texts) over the text's features (generated-features.ts). Only texts in a
  * language the trees were trained on, and with at least `minWords` words, are judged; and only texts
  * like those trained on: a text with MAX_OUTSIDE or more features outside the training samples'

@@ -9,10 +9,12 @@ import {
 import { stopWordsFor } from '../../src/text/language-resources.js';
 import { CascadeModelError } from '../../src/errors.js';
 import { normalizeText } from '../../src/text/normalize-text.js';
+import { defaultConfig } from '../../src/config.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { devTexts } from './dev-texts.js';
 
-const options = { enabled: true, minWords: 120, minScore: 0.8 };
+/** The stage as shipped: config/default.json's minWords and minScore. */
+const options = defaultConfig().cascade.generated;
 
 describe('generated features', () => {
   it('gives one value per feature name, the method\'s ones as defined', () => {
