@@ -331,11 +331,14 @@ export class SketchKeyTable {
         w += 3;
       }
       if (e !== 0) {
-        let r = e - RUN;
-        const from = r;
-        while ((runs[r]! & LAST) === 0) r += 3;
-        out.set(runs.subarray(from, r + 3), w);
-        w += r + 3 - from;
+        // Copied by hand: most runs are a few entries, too short for subarray and set.
+        for (let r = e - RUN, last = 0; last === 0; r += 3, w += 3) {
+          const marked = runs[r]!;
+          last = marked & LAST;
+          out[w] = marked;
+          out[w + 1] = runs[r + 1]!;
+          out[w + 2] = runs[r + 2]!;
+        }
       } else out[w - 3] = (out[w - 3]! | LAST) >>> 0;
       slots[2 * s + 1] = RUN + start;
     }
