@@ -32,7 +32,10 @@
  * chain is copied, in the same order, into one contiguous run of (document, fingerprint hi, lo)
  * triples. A walk then reads its run sequentially and tests the distance there; only documents
  * within K touch their counter. On 100,000 documents of issue 25's corpus (scripts/measure-key-table.ts
- * --walk) lookups went from ~166 to ~105 µs and filing from ~5 to ~19 µs a document (compaction).
+ * --walk) lookups went from ~166 to ~105 µs and filing from ~5 to ~10 µs a document (compaction copies
+ * each entry ~9 times over a run: O(1) amortized). A compaction holds the old runs and the new at once
+ * (~12 bytes an entry more, until the old are collected): peak RSS of `neardup dedup` on that corpus
+ * rose by ~35 MB.
  *
  * Memory, at `keys` = 8: a run's entry is 12 bytes, a recent one (document index, next entry) 8 bytes
  * (at most an eighth of the entries, plus slack); a distinct key's slot (key, head) is 8 bytes at a
