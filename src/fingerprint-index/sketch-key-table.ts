@@ -316,6 +316,8 @@ export class SketchKeyTable {
    */
   #compact(): void {
     const total = this.#runEntries + this.#entries;
+    // Run offsets are links below 2³¹ (~25 million documents of 28 entries; the table would hold ~16 GB).
+    if (3 * total >= RUN) throw new RangeError(`SketchKeyTable: ${total} entries are more than its runs can address`);
     const out = new Uint32Array(3 * total);
     const slots = this.#slots;
     const entries = this.#entryPairs;
