@@ -11,6 +11,11 @@
  * CPU of this process), table bytes per document. Schemes: single keys with the old cut at the 32 newest
  * documents of a key (the table before issue 25, re-implemented here), single keys read whole
  * (minShared 1 and 2), and pairs of the m smallest values (minShared 2) for m = 4, 6, 8, 10, 12.
+ *
+ * With --walk: the second stage's own use instead (defaults: 8 keys, 2 shared, K and the bound of
+ * config `verify`), each document looked up with its fingerprint, then filed; printed: candidates
+ * listed, a hash of the ids in the order listed (equal hashes: the same lists), candidates the bound
+ * dropped, lookup and filing µs a document (CPU of this process), table bytes per document.
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,6 +32,7 @@ const { values: flags } = parseArgs({
     corpus: { type: 'string', default: '/tmp/corpus.jsonl' },
     labels: { type: 'string' },
     limit: { type: 'string', default: '20000' },
+    walk: { type: 'boolean', default: false },
   },
 });
 const corpus = resolve(flags.corpus);
@@ -43,12 +49,42 @@ const config = defaultConfig();
 const params = fingerprintParamsFrom(config.fingerprint);
 const stemCache = new StemCache();
 const sketches: Uint32Array[] = [];
+const fingerprints: number[] = [];
 const index = new Map<string, number>();
 for await (const line of createInterface({ input: createReadStream(corpus) })) {
   if (line === '' || sketches.length >= limit) continue;
   const { url, text } = JSON.parse(line) as { url: string; text: string };
   index.set(url, sketches.length);
-  sketches.push(analyzeText(text, params, { sketchSize: config.verify.sketchSize, stemCache }).sketch ?? new Uint32Array(0));
+  const analysis = analyzeText(text, params, { sketchSize: config.verify.sketchSize, stemCache });
+  sketches.push(analysis.sketch ?? new Uint32Array(0));
+  fingerprints.push(analysis.fingerprint?.hi ?? 0, analysis.fingerprint?.lo ?? 0);
+}
+if (flags.walk) {
+  const v = config.verify;
+  const table = new SketchKeyTable({ keys: v.candidateKeys, minShared: v.minSharedKeys, verify: v });
+  const list = new IdList();
+  let lookup = 0;
+  let filing = 0;
+  let listed = 0;
+  let hash = 0;
+  for (let i = 0; i < sketches.length; i++) {
+    const hi = fingerprints[2 * i]!;
+    const lo = fingerprints[2 * i + 1]!;
+    list.clear();
+    const before = process.cpuUsage();
+    table.candidates(sketches[i]!, list, v.minSharedKeys, hi, lo, v.maxDistance);
+    const between = process.cpuUsage();
+    table.add(i + 1, sketches[i]!, hi, lo);
+    const after = process.cpuUsage(between);
+    const used = process.cpuUsage(before);
+    lookup += used.user + used.system - (after.user + after.system);
+    filing += after.user + after.system;
+    listed += list.count;
+    for (let k = 0; k < list.count; k++) hash = (Math.imul(hash, 31) + list.ids[k]!) | 0;
+  }
+  process.stdout.write(`walk: docs=${sketches.length} listed=${listed} order_hash=${hash >>> 0} dropped=${table.dropped} lookup_us=${(lookup / sketches.length).toFixed(2)} `
+    + `add_us=${(filing / sketches.length).toFixed(2)} bytes_per_doc=${(table.byteLength / sketches.length).toFixed(1)}\n`);
+  process.exit(0);
 }
 const sourceOf = new Int32Array(sketches.length).fill(-1);
 for await (const line of createInterface({ input: createReadStream(labelsFile) })) {

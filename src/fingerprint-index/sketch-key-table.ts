@@ -25,10 +25,24 @@
  * shared paragraphs meet on keys ~20 times a lookup (scripts/bench-dedup.ts), and ~97% of those lie
  * beyond K, where verifySimilar would refuse them anyway.
  *
- * Memory, at `keys` = 8: an entry (document index, next entry) is 8 bytes; a distinct key's slot
- * (key, head) is 8 bytes at a load of 0.5–0.75; a document is 20 bytes (id, fingerprint, a lookup's stamp and count): ~190 bytes
- * a document when keys are mostly distinct. Tables grow by half (sized to what the caller reserves
- * when it knows, see reserve()), never doubling past what is needed.
+ * Runs (issue 25, cost at scale): a key's chain is read newest first, and on a corpus that shares
+ * text a lookup walks thousands of entries. A linked list of entries and a read of each document's
+ * fingerprint were two random reads an entry; so entries are filed into a linked list (recent
+ * entries) and, whenever those pass an eighth of the rest (RECENT_SHARE), compacted: each key's
+ * chain is copied, in the same order, into one contiguous run of (document, fingerprint hi, lo)
+ * triples. A walk then reads its run sequentially and tests the distance there; only documents
+ * within K touch their counter. On 100,000 documents of issue 25's corpus (scripts/measure-key-table.ts
+ * --walk) lookups went from ~166 to ~105 µs and filing from ~5 to ~10 µs a document (compaction copies
+ * each entry ~9 times over a run: O(1) amortized). A compaction holds the old runs and the new at once
+ * (~12 bytes an entry more, until the old are collected): peak RSS of `neardup dedup` on that corpus
+ * rose by ~35 MB.
+ *
+ * Memory, at `keys` = 8: a run's entry is 12 bytes, a recent one (document index, next entry) 8 bytes
+ * (at most an eighth of the entries, plus slack); a distinct key's slot (key, head) is 8 bytes at a
+ * load of 0.5–0.75; a document is 20 bytes (id, fingerprint, a lookup's stamp and count). On that
+ * corpus, with the bound's prefixes (131 bytes): ~655 bytes a document (~599 with linked entries only).
+ * Tables grow by half (the slots and documents sized to what the caller reserves when it knows, see
+ * reserve()), never doubling past what is needed; runs are allocated at their exact size.
  *
  * In memory only, like the block tables: SQLite (the stored sketches) is the source of truth and
  * the table is rebuilt from it on open and kept in step inside each write transaction. Entries live
@@ -61,8 +75,8 @@ export interface SketchKeyTableOptions {
  */
 export const PREFIX = 32;
 
-/** The key of a pair of sketch values (a before b; a === b for a one-value sketch). */
-function pairKey(a: number, b: number): number {
+/** The key of a pair of sketch values (a before b; a === b for a one-value sketch). @internal (exported for the tests) */
+export function pairKey(a: number, b: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
   h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
   h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
@@ -76,6 +90,14 @@ const REHASH_LOAD = 0.5;
 /** reserve() sizes the slots for this load when every reserved key is distinct (an upper bound). */
 const RESERVE_LOAD = 0.7;
 const MIN_CAPACITY = 1024;
+/** A chain link at or above this is a run (RUN + its offset in #runs); below, a recent entry's index + 1. */
+const RUN = 0x80000000;
+/** Marks the last entry of a run (on its document index, which stays below 2³¹). */
+const LAST = 0x80000000;
+/** Recent entries are compacted into runs when they would pass this share of the entries in runs ... */
+const RECENT_SHARE = 0.125;
+/** ... or this many, whichever is more. */
+const MIN_RECENT = 4096;
 
 /** The slot a key starts probing at, in [0, capacity): a mixed key scaled to the capacity (any capacity, not only powers of two). */
 function slotOf(key: number, capacity: number): number {
@@ -102,10 +124,17 @@ export class SketchKeyTable {
   #slots = new Uint32Array(2 * MIN_CAPACITY);
   #capacity = MIN_CAPACITY;
   #distinctKeys = 0;
-  // Entries, interleaved (entry e: its document's index at 2e, the next (older) entry under the same
-  // key at 2e + 1, as index + 1, 0 = none): a chain walk touches one cache line per entry.
+  // Recent entries (filed since the last compaction), interleaved (entry e: its document's index at
+  // 2e, the next (older) entry under the same key at 2e + 1: a recent entry as index + 1, a run as
+  // RUN + offset, 0 = none).
   #entryPairs = new Uint32Array(2 * MIN_CAPACITY);
   #entries = 0;
+  // Runs: each key's compacted entries, contiguous and newest first, with their documents'
+  // fingerprints (triples document, hi, lo; the run's last document marked with LAST), so a walk
+  // reads sequential memory and only documents within the distance touch #docs. A key's chain is its
+  // recent entries, then at most one run (the oldest entries).
+  #runs = new Uint32Array(0);
+  #runEntries = 0;
   // Documents, in the order added (ascending ids): the id apart (read only for a candidate), and
   // interleaved what a lookup reads per entry — fingerprint hi and lo, and the per-lookup counter:
   // keys found, valid where the stamp is the lookup's (a generation stamp, so nothing is cleared
@@ -148,7 +177,7 @@ export class SketchKeyTable {
 
   /** Bytes held in typed arrays. */
   get byteLength(): number {
-    return this.#slots.byteLength + this.#entryPairs.byteLength + this.#docIds.byteLength + this.#docs.byteLength
+    return this.#slots.byteLength + this.#entryPairs.byteLength + this.#runs.byteLength + this.#docIds.byteLength + this.#docs.byteLength
       + this.#prefixes.byteLength + this.#prefixKnown.byteLength + this.#sketchLengths.byteLength;
   }
 
@@ -159,7 +188,6 @@ export class SketchKeyTable {
   reserve(documents: number): void {
     if (documents > this.#docIds.length) this.#growDocuments(documents);
     const entries = documents * this.#entriesFor(this.keys);
-    if (2 * entries > this.#entryPairs.length) this.#growEntries(entries);
     if (entries > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil(entries / RESERVE_LOAD));
   }
 
@@ -172,6 +200,7 @@ export class SketchKeyTable {
     const n = Math.min(this.keys, sketch.length);
     const entries = this.#entriesFor(n);
     if (this.#documents === this.#docIds.length) this.#growDocuments(this.#documents + 1);
+    if (this.#entries + entries > Math.max(MIN_RECENT, this.#runEntries * RECENT_SHARE)) this.#compact();
     if (2 * (this.#entries + entries) > this.#entryPairs.length) this.#growEntries(this.#entries + entries);
     if (this.#distinctKeys + entries > MAX_LOAD * this.#capacity) this.#rehash(Math.ceil((this.#distinctKeys + entries) / REHASH_LOAD));
     const doc = this.#documents++;
@@ -242,20 +271,85 @@ export class SketchKeyTable {
     const slot = this.#findSlot(key);
     const entries = this.#entryPairs;
     const docs = this.#docs;
-    for (let e = this.#slots[2 * slot + 1]!; e !== 0; e = entries[2 * e - 1]!) {
+    // A document beyond the distance is never listed, whatever its count: it is skipped before its
+    // count is touched (the documents listed, and their order, are those of counting every one).
+    let e = this.#slots[2 * slot + 1]!;
+    for (; e !== 0 && e < RUN; e = entries[2 * e - 1]!) {
       const doc = entries[2 * e - 2]!;
       const at = 4 * doc;
+      if (popcount32((docs[at]! ^ hi) >>> 0) + popcount32((docs[at + 1]! ^ lo) >>> 0) > maxDistance) continue;
       let count = 1;
       if (docs[at + 2] === stamp) {
         count = docs[at + 3]! + 1;
         if (count > need) continue; // pushed (or refused) already; the count no longer matters
       } else docs[at + 2] = stamp;
       docs[at + 3] = count;
-      if (count === need && popcount32((docs[at]! ^ hi) >>> 0) + popcount32((docs[at + 1]! ^ lo) >>> 0) <= maxDistance) {
+      if (count === need) {
         if (query !== undefined && !this.#mayBeSimilar(query, doc)) this.dropped++;
         else out.push(this.#docIds[doc]!);
       }
     }
+    if (e === 0) return;
+    const runs = this.#runs;
+    for (let r = e - RUN, last = 0; last === 0; r += 3) {
+      const marked = runs[r]!;
+      last = marked & LAST;
+      if (popcount32((runs[r + 1]! ^ hi) >>> 0) + popcount32((runs[r + 2]! ^ lo) >>> 0) > maxDistance) continue;
+      const doc = marked & ~LAST;
+      const at = 4 * doc;
+      let count = 1;
+      if (docs[at + 2] === stamp) {
+        count = docs[at + 3]! + 1;
+        if (count > need) continue;
+      } else docs[at + 2] = stamp;
+      docs[at + 3] = count;
+      if (count === need) {
+        if (query !== undefined && !this.#mayBeSimilar(query, doc)) this.dropped++;
+        else out.push(this.#docIds[doc]!);
+      }
+    }
+  }
+
+  /**
+   * Moves every recent entry into its key's run: each key's chain (recent entries, newest first, then
+   * its old run) is copied into one new run, in the same order, with the documents' fingerprints.
+   */
+  #compact(): void {
+    const total = this.#runEntries + this.#entries;
+    // Run offsets are links below 2³¹ (~25 million documents of 28 entries; the table would hold ~16 GB).
+    if (3 * total >= RUN) throw new RangeError(`SketchKeyTable: ${total} entries are more than its runs can address`);
+    const out = new Uint32Array(3 * total);
+    const slots = this.#slots;
+    const entries = this.#entryPairs;
+    const runs = this.#runs;
+    const docs = this.#docs;
+    let w = 0;
+    for (let s = 0; s < this.#capacity; s++) {
+      let e = slots[2 * s + 1]!;
+      if (e === 0) continue;
+      const start = w;
+      for (; e !== 0 && e < RUN; e = entries[2 * e - 1]!) {
+        const doc = entries[2 * e - 2]!;
+        out[w] = doc;
+        out[w + 1] = docs[4 * doc]!;
+        out[w + 2] = docs[4 * doc + 1]!;
+        w += 3;
+      }
+      if (e !== 0) {
+        // Copied by hand: most runs are a few entries, too short for subarray and set.
+        for (let r = e - RUN, last = 0; last === 0; r += 3, w += 3) {
+          const marked = runs[r]!;
+          last = marked & LAST;
+          out[w] = marked;
+          out[w + 1] = runs[r + 1]!;
+          out[w + 2] = runs[r + 2]!;
+        }
+      } else out[w - 3] = (out[w - 3]! | LAST) >>> 0;
+      slots[2 * s + 1] = RUN + start;
+    }
+    this.#runs = out;
+    this.#runEntries = total;
+    this.#entries = 0;
   }
 
   /** Whether the bound lets document `doc` through against the whole sketch `query`. */
@@ -305,7 +399,7 @@ export class SketchKeyTable {
   }
 
   #growEntries(needed: number): void {
-    const capacity = Math.max(needed, Math.ceil(1.5 * (this.#entryPairs.length >>> 1)));
+    const capacity = Math.max(needed, Math.min(Math.ceil(1.5 * (this.#entryPairs.length >>> 1)), Math.ceil(Math.max(MIN_RECENT, this.#runEntries * RECENT_SHARE)) + 1024));
     this.#entryPairs = grown(this.#entryPairs, 2 * capacity, 2 * this.#entries);
   }
 
