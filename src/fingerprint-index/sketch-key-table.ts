@@ -278,16 +278,7 @@ export class SketchKeyTable {
       const doc = entries[2 * e - 2]!;
       const at = 4 * doc;
       if (popcount32((docs[at]! ^ hi) >>> 0) + popcount32((docs[at + 1]! ^ lo) >>> 0) > maxDistance) continue;
-      let count = 1;
-      if (docs[at + 2] === stamp) {
-        count = docs[at + 3]! + 1;
-        if (count > need) continue; // pushed (or refused) already; the count no longer matters
-      } else docs[at + 2] = stamp;
-      docs[at + 3] = count;
-      if (count === need) {
-        if (query !== undefined && !this.#mayBeSimilar(query, doc)) this.dropped++;
-        else out.push(this.#docIds[doc]!);
-      }
+      this.#tally(doc, need, stamp, out, query);
     }
     if (e === 0) return;
     const runs = this.#runs;
@@ -295,18 +286,26 @@ export class SketchKeyTable {
       const marked = runs[r]!;
       last = marked & LAST;
       if (popcount32((runs[r + 1]! ^ hi) >>> 0) + popcount32((runs[r + 2]! ^ lo) >>> 0) > maxDistance) continue;
-      const doc = marked & ~LAST;
-      const at = 4 * doc;
-      let count = 1;
-      if (docs[at + 2] === stamp) {
-        count = docs[at + 3]! + 1;
-        if (count > need) continue;
-      } else docs[at + 2] = stamp;
-      docs[at + 3] = count;
-      if (count === need) {
-        if (query !== undefined && !this.#mayBeSimilar(query, doc)) this.dropped++;
-        else out.push(this.#docIds[doc]!);
-      }
+      this.#tally(marked & ~LAST, need, stamp, out, query);
+    }
+  }
+
+  /**
+   * Counts one more key of document `doc` (within the distance) in this lookup (`stamp`), and lists
+   * it when the count reaches `need` and the bound lets it through.
+   */
+  #tally(doc: number, need: number, stamp: number, out: IdList, query: Uint32Array | undefined): void {
+    const docs = this.#docs;
+    const at = 4 * doc;
+    let count = 1;
+    if (docs[at + 2] === stamp) {
+      count = docs[at + 3]! + 1;
+      if (count > need) return; // listed (or refused) already; the count no longer matters
+    } else docs[at + 2] = stamp;
+    docs[at + 3] = count;
+    if (count === need) {
+      if (query !== undefined && !this.#mayBeSimilar(query, doc)) this.dropped++;
+      else out.push(this.#docIds[doc]!);
     }
   }
 
